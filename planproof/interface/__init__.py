@@ -1,0 +1,1 @@
+"""interface layer (see docs/architecture.md); filled by later issues."""

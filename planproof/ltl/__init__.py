@@ -1,0 +1,63 @@
+"""The goal logic: parse, print, simplify, ground, expand, evaluate, and decide with Z3."""
+
+from planproof.ltl.ast import (
+    FALSE,
+    TRUE,
+    And,
+    Atom,
+    Binder,
+    Bottom,
+    Const,
+    Exists,
+    Forall,
+    ForN,
+    ForNPairs,
+    ForPairs,
+    Formula,
+    Implies,
+    Literal,
+    Not,
+    Or,
+    Then,
+    Top,
+    Var,
+)
+from planproof.ltl.errors import (
+    GroundingError,
+    LTLError,
+    LTLLimitError,
+    LTLSyntaxError,
+    UnsupportedFormulaError,
+)
+from planproof.ltl.parser import parse
+from planproof.ltl.printer import to_text
+
+__all__ = [
+    "FALSE",
+    "TRUE",
+    "And",
+    "Atom",
+    "Binder",
+    "Bottom",
+    "Const",
+    "Exists",
+    "ForN",
+    "ForNPairs",
+    "ForPairs",
+    "Forall",
+    "Formula",
+    "GroundingError",
+    "Implies",
+    "LTLError",
+    "LTLLimitError",
+    "LTLSyntaxError",
+    "Literal",
+    "Not",
+    "Or",
+    "Then",
+    "Top",
+    "UnsupportedFormulaError",
+    "Var",
+    "parse",
+    "to_text",
+]

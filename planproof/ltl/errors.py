@@ -1,0 +1,66 @@
+"""Typed errors of the ltl layer: every failure on untrusted text is one of these."""
+
+from __future__ import annotations
+
+
+class LTLError(Exception):
+    """Base class for everything the ltl layer raises on bad input."""
+
+
+class LTLSyntaxError(LTLError):
+    """The text is not a formula. Carries where (1-based line and column) and what the
+    parser would have accepted there, so a person can fix the text."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        line: int,
+        column: int,
+        expected: tuple[str, ...] = (),
+        kind: str = "syntax",
+        text: str = "",
+    ) -> None:
+        self.message = message
+        self.line = line
+        self.column = column
+        self.expected = expected
+        self.kind = kind
+        self.text = text
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = f"line {self.line}, column {self.column}"
+        exp = f"; expected one of: {', '.join(self.expected)}" if self.expected else ""
+        return f"{self.message} at {where}{exp}"
+
+    def context(self, width: int = 30) -> str:
+        """The offending line with a caret under the column."""
+        lines = self.text.splitlines() or [""]
+        src = lines[min(self.line, len(lines)) - 1]
+        start = max(0, self.column - 1 - width)
+        snippet = src[start : self.column - 1 + width]
+        return f"{snippet}\n{' ' * (self.column - 1 - start)}^"
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "error": self.kind,
+            "message": self.message,
+            "line": self.line,
+            "column": self.column,
+            "expected": list(self.expected),
+        }
+
+
+class LTLLimitError(LTLSyntaxError):
+    """The text exceeds a resource bound (length or nesting depth) set to keep parsing of
+    adversarial LLM output bounded in time and memory."""
+
+
+class GroundingError(LTLError):
+    """A formula cannot be grounded: a free variable, or a quantifier over an unknown type."""
+
+
+class UnsupportedFormulaError(LTLError):
+    """The formula is outside the fragment an operation supports (e.g. ``then`` under
+    ``not`` when expanding goal options, or ``then`` in the Z3 state fragment)."""

@@ -1,0 +1,1 @@
+"""metrics layer (see docs/architecture.md); filled by later issues."""

@@ -1,0 +1,1 @@
+"""pddl layer (see docs/architecture.md); filled by later issues."""

@@ -1,0 +1,1 @@
+"""simulators layer (see docs/architecture.md); filled by later issues."""

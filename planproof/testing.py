@@ -1,0 +1,196 @@
+"""Hypothesis strategies for planproof's logic, for property-testing evaluators.
+
+    from hypothesis import given
+    from planproof.testing import formulas, universes, traces
+
+    @given(formulas(), traces())
+    def test_my_evaluator(f, t): ...
+
+Strategies draw from small fixed vocabularies so that random formulas and random traces
+actually share atoms (otherwise almost every atom would be false). Names of variables
+(``x0``, ``x1``...) never collide with object names (``o0``, ``cup.1``...), so every drawn
+formula survives a print/parse round trip. Needs the ``testing`` extra (hypothesis).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from hypothesis import strategies as st
+
+from planproof.ltl import ast
+from planproof.ltl.trace import State, Trace, Universe
+
+__all__ = [
+    "Vocabulary",
+    "formulas",
+    "ground_atoms",
+    "state_formulas",
+    "states",
+    "traces",
+    "universes",
+]
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """Predicates (name → arity), object names with their types, and which predicates
+    are actions."""
+
+    predicates: tuple[tuple[str, int], ...] = (
+        ("p", 0), ("q", 1), ("r", 1), ("on", 2),
+    )
+    actions: tuple[tuple[str, int], ...] = (("grab", 1), ("wait", 0))
+    objects: tuple[tuple[str, str], ...] = (
+        ("cup.1", "cup"), ("cup.2", "cup"), ("table.3", "table"),
+    )
+    variables: tuple[str, ...] = ("x0", "x1", "x2")
+
+    @property
+    def types(self) -> tuple[str, ...]:
+        return tuple(sorted({t for _, t in self.objects}))
+
+    @property
+    def universe(self) -> Universe:
+        return Universe.of({n: {t} for n, t in self.objects})
+
+    @property
+    def action_names(self) -> frozenset[str]:
+        return frozenset(n for n, _ in self.actions)
+
+
+DEFAULT = Vocabulary()
+
+
+def universes(vocab: Vocabulary = DEFAULT) -> st.SearchStrategy[Universe]:
+    """Non-empty sub-universes of the vocabulary's objects."""
+    return st.sets(st.sampled_from(vocab.objects), min_size=1).map(
+        lambda objs: Universe.of({n: {t} for n, t in objs})
+    )
+
+
+def ground_atoms(
+    vocab: Vocabulary = DEFAULT, *, actions: bool = False
+) -> st.SearchStrategy[ast.Atom]:
+    """Ground state atoms (or action atoms with ``actions=True``) over the vocabulary."""
+    names = [n for n, _ in vocab.objects]
+    table = vocab.actions if actions else vocab.predicates
+    return st.sampled_from(table).flatmap(
+        lambda pa: st.tuples(*[st.sampled_from(names)] * pa[1]).map(
+            lambda args, pred=pa[0]: ast.Atom(pred, tuple(ast.Const(a) for a in args))
+        )
+    )
+
+
+def states(vocab: Vocabulary = DEFAULT, max_size: int = 8) -> st.SearchStrategy[State]:
+    """Sets of ground state atoms."""
+    return st.frozensets(ground_atoms(vocab), max_size=max_size)
+
+
+def traces(
+    vocab: Vocabulary = DEFAULT, *, min_actions: int = 0, max_actions: int = 5
+) -> st.SearchStrategy[Trace]:
+    """Random state-action traces (states need not follow any transition model)."""
+
+    def build(n: int) -> st.SearchStrategy[Trace]:
+        return st.builds(
+            lambda ss, acts: Trace(tuple(ss), tuple(acts)),
+            st.lists(states(vocab), min_size=n + 1, max_size=n + 1),
+            st.lists(ground_atoms(vocab, actions=True), min_size=n, max_size=n),
+        )
+
+    return st.integers(min_actions, max_actions).flatmap(build)
+
+
+def _atoms_over(
+    vocab: Vocabulary, bound: tuple[str, ...], *, with_actions: bool
+) -> st.SearchStrategy[ast.Formula]:
+    terms = [ast.Const(n) for n, _ in vocab.objects] + [ast.Var(v) for v in bound]
+    table = vocab.predicates + (vocab.actions if with_actions else ())
+    return st.sampled_from(table).flatmap(
+        lambda pa: st.tuples(*[st.sampled_from(terms)] * pa[1]).map(
+            lambda args, pred=pa[0]: ast.Atom(pred, tuple(args))
+        )
+    )
+
+
+@lru_cache(maxsize=None)
+def _formulas(
+    vocab: Vocabulary,
+    *,
+    temporal: bool,
+    with_actions: bool,
+    counting: bool,
+    pairs: bool,
+    bound: tuple[str, ...] = (),
+    budget: int = 3,
+) -> st.SearchStrategy[ast.Formula]:
+    """Closed formulas, grown by hand rather than with st.recursive so that quantifiers
+    can extend the set of variables their body may use."""
+    leaf = st.one_of(
+        _atoms_over(vocab, bound, with_actions=with_actions),
+        st.sampled_from([ast.TRUE, ast.FALSE]),
+    )
+    if budget <= 0:
+        return leaf
+
+    def sub(extra: tuple[str, ...] = ()) -> st.SearchStrategy[ast.Formula]:
+        return _formulas(
+            vocab, temporal=temporal, with_actions=with_actions, counting=counting,
+            pairs=pairs, bound=bound + extra, budget=budget - 1,
+        )
+
+    free = [v for v in vocab.variables if v not in bound]
+    typ = st.one_of(st.none(), st.sampled_from(vocab.types))
+    nary = st.lists(sub(), min_size=2, max_size=3).map(tuple)
+    options: list[st.SearchStrategy[ast.Formula]] = [
+        leaf,
+        sub().map(ast.Not),
+        nary.map(ast.And),
+        nary.map(ast.Or),
+        st.builds(ast.Implies, sub(), sub()),
+    ]
+    if temporal:
+        options.append(nary.map(ast.Then))
+    if free:
+        v = free[0]
+        binder = typ.map(lambda t, v=v: ast.Binder(v, t))
+        body = sub((v,))
+        options += [st.builds(ast.Forall, binder, body), st.builds(ast.Exists, binder, body)]
+        if counting:
+            options.append(st.builds(ast.ForN, st.integers(0, 3), binder, body))
+        if pairs and len(free) >= 2:
+            w = free[1]
+            b2 = typ.map(lambda t, w=w: ast.Binder(w, t))
+            body2 = sub((v, w))
+            options.append(st.builds(ast.ForPairs, binder, b2, body2))
+            options.append(st.builds(ast.ForNPairs, st.integers(0, 2), binder, b2, body2))
+    return st.one_of(*options)
+
+
+def formulas(
+    vocab: Vocabulary = DEFAULT,
+    *,
+    temporal: bool = True,
+    with_actions: bool = True,
+    counting: bool = True,
+    pairs: bool = True,
+    max_depth: int = 4,
+) -> st.SearchStrategy[ast.Formula]:
+    """Closed formulas of the full logic (or a fragment, by switching features off)."""
+    return _formulas(
+        vocab, temporal=temporal, with_actions=with_actions, counting=counting,
+        pairs=pairs, budget=max_depth,
+    )
+
+
+def state_formulas(
+    vocab: Vocabulary = DEFAULT, *, counting: bool = True, pairs: bool = True,
+    max_depth: int = 4,
+) -> st.SearchStrategy[ast.Formula]:
+    """Closed formulas without ``then`` or action atoms: the fragment Z3 decides."""
+    return formulas(
+        vocab, temporal=False, with_actions=False, counting=counting, pairs=pairs,
+        max_depth=max_depth,
+    )
