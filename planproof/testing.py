@@ -15,7 +15,7 @@ formula survives a print/parse round trip. Needs the ``testing`` extra (hypothes
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from hypothesis import strategies as st
 
@@ -74,13 +74,17 @@ def ground_atoms(
     vocab: Vocabulary = DEFAULT, *, actions: bool = False
 ) -> st.SearchStrategy[ast.Atom]:
     """Ground state atoms (or action atoms with ``actions=True``) over the vocabulary."""
-    names = [n for n, _ in vocab.objects]
+    names = [ast.Const(n) for n, _ in vocab.objects]
     table = vocab.actions if actions else vocab.predicates
-    return st.sampled_from(table).flatmap(
-        lambda pa: st.tuples(*[st.sampled_from(names)] * pa[1]).map(
-            lambda args, pred=pa[0]: ast.Atom(pred, tuple(ast.Const(a) for a in args))
-        )
-    )
+    return st.sampled_from(table).flatmap(lambda pa: _atom_strategy(pa, names))
+
+
+def _atom_strategy(
+    pred_arity: tuple[str, int], terms: list[ast.Const] | list[ast.Const | ast.Var]
+) -> st.SearchStrategy[ast.Atom]:
+    pred, arity = pred_arity
+    args = st.lists(st.sampled_from(terms), min_size=arity, max_size=arity)
+    return args.map(lambda xs: ast.Atom(pred, tuple(xs)))
 
 
 def states(vocab: Vocabulary = DEFAULT, max_size: int = 8) -> st.SearchStrategy[State]:
@@ -94,11 +98,9 @@ def traces(
     """Random state-action traces (states need not follow any transition model)."""
 
     def build(n: int) -> st.SearchStrategy[Trace]:
-        return st.builds(
-            lambda ss, acts: Trace(tuple(ss), tuple(acts)),
-            st.lists(states(vocab), min_size=n + 1, max_size=n + 1),
-            st.lists(ground_atoms(vocab, actions=True), min_size=n, max_size=n),
-        )
+        ss = st.lists(states(vocab), min_size=n + 1, max_size=n + 1)
+        acts = st.lists(ground_atoms(vocab, actions=True), min_size=n, max_size=n)
+        return st.tuples(ss, acts).map(lambda sa: Trace(tuple(sa[0]), tuple(sa[1])))
 
     return st.integers(min_actions, max_actions).flatmap(build)
 
@@ -106,16 +108,16 @@ def traces(
 def _atoms_over(
     vocab: Vocabulary, bound: tuple[str, ...], *, with_actions: bool
 ) -> st.SearchStrategy[ast.Formula]:
-    terms = [ast.Const(n) for n, _ in vocab.objects] + [ast.Var(v) for v in bound]
+    terms: list[ast.Const | ast.Var] = [ast.Const(n) for n, _ in vocab.objects]
+    terms += [ast.Var(v) for v in bound]
     table = vocab.predicates + (vocab.actions if with_actions else ())
-    return st.sampled_from(table).flatmap(
-        lambda pa: st.tuples(*[st.sampled_from(terms)] * pa[1]).map(
-            lambda args, pred=pa[0]: ast.Atom(pred, tuple(args))
-        )
+    atoms: st.SearchStrategy[ast.Formula] = st.sampled_from(table).flatmap(
+        lambda pa: _atom_strategy(pa, terms)
     )
+    return atoms
 
 
-@lru_cache(maxsize=None)
+@cache
 def _formulas(
     vocab: Vocabulary,
     *,
@@ -128,10 +130,8 @@ def _formulas(
 ) -> st.SearchStrategy[ast.Formula]:
     """Closed formulas, grown by hand rather than with st.recursive so that quantifiers
     can extend the set of variables their body may use."""
-    leaf = st.one_of(
-        _atoms_over(vocab, bound, with_actions=with_actions),
-        st.sampled_from([ast.TRUE, ast.FALSE]),
-    )
+    consts: st.SearchStrategy[ast.Formula] = st.sampled_from([ast.TRUE, ast.FALSE])
+    leaf = st.one_of(_atoms_over(vocab, bound, with_actions=with_actions), consts)
     if budget <= 0:
         return leaf
 
@@ -155,14 +155,14 @@ def _formulas(
         options.append(nary.map(ast.Then))
     if free:
         v = free[0]
-        binder = typ.map(lambda t, v=v: ast.Binder(v, t))
+        binder = st.builds(ast.Binder, st.just(v), typ)
         body = sub((v,))
         options += [st.builds(ast.Forall, binder, body), st.builds(ast.Exists, binder, body)]
         if counting:
             options.append(st.builds(ast.ForN, st.integers(0, 3), binder, body))
         if pairs and len(free) >= 2:
             w = free[1]
-            b2 = typ.map(lambda t, w=w: ast.Binder(w, t))
+            b2 = st.builds(ast.Binder, st.just(w), typ)
             body2 = sub((v, w))
             options.append(st.builds(ast.ForPairs, binder, b2, body2))
             options.append(st.builds(ast.ForNPairs, st.integers(0, 2), binder, b2, body2))

@@ -11,6 +11,7 @@ quantifier's binder before its body and the quantifier node after it.
 from __future__ import annotations
 
 import threading
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -148,18 +149,15 @@ class _TooDeep(Exception):
 
 _lock = threading.Lock()
 _builder = _Builder()
-_parser: Lark | None = None
 
 
+@cache
 def _get_parser() -> Lark:
-    global _parser
-    if _parser is None:
-        grammar = resources.files("planproof.ltl").joinpath("ltl.lark").read_text()
-        _parser = Lark(
-            grammar, parser="lalr", lexer="contextual", transformer=_builder,
-            maybe_placeholders=True,
-        )
-    return _parser
+    grammar = resources.files("planproof.ltl").joinpath("ltl.lark").read_text()
+    return Lark(
+        grammar, parser="lalr", lexer="contextual", transformer=_builder,
+        maybe_placeholders=True,
+    )
 
 
 def _position(text: str, offset: int) -> tuple[int, int]:
@@ -211,7 +209,7 @@ def parse(text: str, *, max_depth: int = MAX_DEPTH, max_length: int = MAX_LENGTH
         parser = _get_parser()
         _builder.reset(max_depth)
         try:
-            result: ast.Formula = parser.parse(text)
+            result: ast.Formula = parser.parse(text)  # type: ignore[assignment]
             return result
         except _TooDeep as exc:
             raise LTLLimitError(
@@ -220,7 +218,7 @@ def parse(text: str, *, max_depth: int = MAX_DEPTH, max_length: int = MAX_LENGTH
             ) from None
         except UnexpectedCharacters as exc:
             raise LTLSyntaxError(
-                f"unexpected character {text[exc.pos_in_stream]!r}",
+                f"unexpected character {text[exc.pos_in_stream or 0]!r}",
                 line=exc.line, column=exc.column, expected=_expected(exc.allowed or set()),
                 kind="unexpected-character", text=text,
             ) from None

@@ -1,0 +1,374 @@
+"""The ``planproof`` command line.
+
+Exit status everywhere: 0 = the answer is yes (parsed / holds / satisfiable / entails),
+1 = the answer is no, 2 = bad input (a typed error explains it), 3 = the solver could not
+decide within its time limit. Each command imports only what it needs, so
+``planproof ltl parse`` never pays for z3 or the planners.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+EXIT_YES, EXIT_NO, EXIT_BAD_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
+
+EXAMPLES = ("watch_tv",)
+
+
+class BadInput(Exception):
+    """Raised by command handlers for input a person must fix; becomes exit status 2."""
+
+    def __init__(self, message: str, detail: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.detail = detail or {"error": "bad-input", "message": message}
+
+
+def _emit(args: argparse.Namespace, data: dict[str, Any], human: Callable[[], None]) -> None:
+    if args.json:
+        print(json.dumps(data, indent=2, sort_keys=True))
+    else:
+        human()
+
+
+def _read_formula(text: str | None, file: str | None) -> str:
+    if file is not None:
+        try:
+            return Path(file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            raise BadInput(f"cannot read formula file {file}: {err}") from None
+    if text is None:
+        raise BadInput("give a formula as an argument or with --file")
+    return text
+
+
+def _parse(text: str) -> Any:
+    from planproof.ltl import LTLSyntaxError, parse
+
+    try:
+        return parse(text)
+    except LTLSyntaxError as err:
+        detail = err.to_dict()
+        detail["context"] = err.context()
+        raise BadInput(str(err), detail) from None
+
+
+def _universe(objects: str | None, universe_file: str | None, *formulas: Any) -> Any:
+    from planproof.ltl.ast import constants
+    from planproof.ltl.io import TraceFormatError, load_json, universe_from_json
+    from planproof.ltl.trace import Universe
+
+    try:
+        if universe_file is not None:
+            return universe_from_json(load_json(Path(universe_file)))
+    except TraceFormatError as err:
+        raise BadInput(str(err)) from None
+    if objects is not None:
+        return Universe.from_names(n.strip() for n in objects.split(",") if n.strip())
+    names: set[str] = set()
+    for f in formulas:
+        names |= constants(f)
+    return Universe.from_names(names)
+
+
+# --- ltl parse -------------------------------------------------------------------------
+
+
+def cmd_ltl_parse(args: argparse.Namespace) -> int:
+    from planproof.ltl import to_text
+    from planproof.ltl.ast import constants, depth, is_temporal, predicates, size
+
+    f = _parse(_read_formula(args.formula, args.file))
+    data = {
+        "ok": True,
+        "formula": to_text(f),
+        "size": size(f),
+        "depth": depth(f),
+        "temporal": is_temporal(f),
+        "predicates": sorted([p, n] for p, n in predicates(f)),
+        "objects": sorted(constants(f)),
+    }
+    _emit(args, data, lambda: print(data["formula"]))
+    return EXIT_YES
+
+
+# --- ltl check -------------------------------------------------------------------------
+
+
+def _load_example(name: str) -> dict[str, Any]:
+    text = resources.files("planproof.examples").joinpath(f"{name}.json").read_text()
+    doc: dict[str, Any] = json.loads(text)
+    return doc
+
+
+def cmd_ltl_check(args: argparse.Namespace) -> int:
+    from planproof.ltl import to_text
+    from planproof.ltl.evaluate import evaluate, evaluate_final
+    from planproof.ltl.io import TraceFormatError, load_json, trace_from_json
+
+    example: dict[str, Any] | None = None
+    if args.trace is None:
+        example = _load_example(args.example)
+    formula_text = (
+        _read_formula(args.formula, args.file)
+        if args.formula is not None or args.file is not None
+        else (example or {}).get("formula")
+    )
+    if formula_text is None:
+        raise BadInput("give a formula (the bundled examples carry their own)")
+    f = _parse(formula_text)
+    try:
+        raw = example["trace"] if example is not None else load_json(Path(args.trace))
+        trace, universe = trace_from_json(raw)
+    except TraceFormatError as err:
+        raise BadInput(str(err)) from None
+    vocab = args.actions or (example or {}).get("actions_vocabulary")
+    actions = frozenset(a.strip().lower() for a in vocab) if vocab else None
+    check = evaluate_final if args.reading == "final" else evaluate
+    value = bool(check(f, trace, universe=universe, actions=actions))
+    parts = f.children if type(f).__name__ in {"And", "Then"} else ()
+    part_values: list[dict[str, Any]] = [
+        {"formula": to_text(p), "holds": bool(check(p, trace, universe=universe, actions=actions))}
+        for p in parts
+    ]
+    data = {
+        "holds": value,
+        "reading": args.reading,
+        "formula": to_text(f),
+        "positions": len(trace),
+        "actions": len(trace.actions),
+        "parts": part_values,
+        "source": f"example:{args.example}" if example is not None else args.trace,
+    }
+
+    def human() -> None:
+        from rich.console import Console
+        from rich.table import Table
+
+        console = Console()
+        console.print(f"[bold]formula[/bold] {data['formula']}")
+        console.print(
+            f"[bold]trace[/bold]   {data['source']}: {len(trace.actions)} actions, "
+            f"{len(trace)} states; reading: {args.reading}"
+        )
+        if part_values:
+            table = Table("part", "holds on the trace")
+            for p in part_values:
+                table.add_row(p["formula"], "yes" if p["holds"] else "[red]no[/red]")
+            console.print(table)
+        verdict = "[green]HOLDS[/green]" if value else "[red]DOES NOT HOLD[/red]"
+        console.print(f"verdict: {verdict}")
+
+    _emit(args, data, human)
+    return EXIT_YES if value else EXIT_NO
+
+
+# --- ltl sat / entails -----------------------------------------------------------------
+
+
+def _axioms(names: Sequence[str], universe: Any) -> tuple[Any, ...]:
+    from planproof.ltl import axioms
+
+    out: list[Any] = []
+    for name in names:
+        builder = axioms.NAMED_AXIOMS.get(name)
+        if builder is None:
+            raise BadInput(
+                f"unknown axiom set {name!r}; known: {', '.join(sorted(axioms.NAMED_AXIOMS))}"
+            )
+        out.extend(builder(universe))
+    return tuple(out)
+
+
+def _solver_call(fn: Callable[[], Any]) -> Any:
+    from planproof.ltl import LTLError
+
+    try:
+        return fn()
+    except LTLError as err:
+        raise BadInput(f"{type(err).__name__}: {err}") from None
+
+
+def cmd_ltl_sat(args: argparse.Namespace) -> int:
+    from planproof.ltl import to_text
+    from planproof.ltl.smt import satisfiable
+
+    f = _parse(_read_formula(args.formula, args.file))
+    universe = _universe(args.objects, args.universe, f)
+    axioms = _axioms(args.axioms, universe)
+    res = _solver_call(lambda: satisfiable(f, universe, axioms, timeout=args.timeout))
+    model = sorted(to_text(a) for a in res.model) if res.model is not None else None
+    data = {
+        "formula": to_text(f),
+        "satisfiable": None if res.unknown else res.sat,
+        "model": model,
+        "objects": list(universe.names),
+        "axioms": list(args.axioms),
+    }
+
+    def human() -> None:
+        if res.unknown:
+            print("unknown (solver time limit reached)")
+        elif res.sat:
+            print("satisfiable; a witness state makes true: " + ", ".join(model or []))
+        else:
+            print("unsatisfiable")
+
+    _emit(args, data, human)
+    if res.unknown:
+        return EXIT_UNKNOWN
+    return EXIT_YES if res.sat else EXIT_NO
+
+
+def cmd_ltl_entails(args: argparse.Namespace) -> int:
+    from planproof.ltl import to_text
+    from planproof.ltl.smt import entails, equivalent
+
+    f, g = _parse(args.premise), _parse(args.conclusion)
+    universe = _universe(args.objects, args.universe, f, g)
+    axioms = _axioms(args.axioms, universe)
+    fn = equivalent if args.equivalent else entails
+    res = _solver_call(lambda: fn(f, g, universe, axioms, timeout=args.timeout))
+    counter = getattr(res, "counterexample", None)
+    data = {
+        "premise": to_text(f),
+        "conclusion": to_text(g),
+        "relation": "equivalent" if args.equivalent else "entails",
+        "holds": None if res.unknown else res.holds,
+        "counterexample": sorted(to_text(a) for a in counter) if counter is not None else None,
+    }
+
+    def human() -> None:
+        word = "is equivalent to" if args.equivalent else "entails"
+        if res.unknown:
+            print("unknown (solver time limit reached)")
+        elif res.holds:
+            print(f"yes: premise {word} conclusion")
+        else:
+            ce = ", ".join(data["counterexample"] or [])
+            print(f"no: premise does not {'match' if args.equivalent else 'entail'} conclusion; "
+                  f"counterexample state: {{{ce}}}")
+
+    _emit(args, data, human)
+    if res.unknown:
+        return EXIT_UNKNOWN
+    return EXIT_YES if res.holds else EXIT_NO
+
+
+# --- data ------------------------------------------------------------------------------
+
+
+def cmd_data_fetch(args: argparse.Namespace) -> int:
+    from planproof.data import DataUnavailableError
+    from planproof.data.eai_goals import load_eai_goals
+
+    try:
+        goals = load_eai_goals()
+    except DataUnavailableError as err:
+        raise BadInput(str(err)) from None
+    data = goals.summary()
+    _emit(args, data, lambda: print(json.dumps(data, indent=2)))
+    return EXIT_YES
+
+
+# --- argument parsing ------------------------------------------------------------------
+
+
+def _add_formula_args(p: argparse.ArgumentParser, *, required: bool = True) -> None:
+    p.add_argument("formula", nargs=None if required else "?", help="the formula text")
+    p.add_argument("--file", help="read the formula from a file instead")
+
+
+def _add_solver_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--objects", help="comma-separated object names (default: those in the formulas)"
+    )
+    p.add_argument("--universe", help="JSON file {object: [types]} for typed quantifiers")
+    p.add_argument(
+        "--axioms", action="append", default=[],
+        help="named domain axioms to assume (e.g. virtualhome); repeatable",
+    )
+    p.add_argument("--timeout", type=float, default=10.0, help="solver time limit in seconds")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="planproof", description="Verify and diagnose plans written by LLMs."
+    )
+    parser.add_argument("--version", action="version", version="planproof 0.1.0")
+    top = parser.add_subparsers(dest="command", required=True)
+
+    ltl = top.add_parser("ltl", help="the goal logic: parse, check on a trace, sat, entails")
+    sub = ltl.add_subparsers(dest="ltl_command", required=True)
+
+    p = sub.add_parser("parse", help="parse a formula and print it in normal form")
+    _add_formula_args(p)
+    p.set_defaults(handler=cmd_ltl_parse)
+
+    p = sub.add_parser("check", help="evaluate a formula on a state-action trace")
+    p.add_argument("formula", nargs="?", help="the formula (default: the example's)")
+    p.add_argument("--file", help="read the formula from a file")
+    p.add_argument("--trace", help="trace JSON (default: the bundled example)")
+    p.add_argument("--example", choices=EXAMPLES, default="watch_tv")
+    p.add_argument(
+        "--reading", choices=("eventually", "final"), default="eventually",
+        help="eventually: the paper's LTL semantics; final: state goals in the final state, "
+        "action goals as an ordered subsequence",
+    )
+    p.add_argument(
+        "--actions", type=lambda s: s.split(","), default=None,
+        help="comma-separated action predicates (others are state predicates)",
+    )
+    p.set_defaults(handler=cmd_ltl_check)
+
+    p = sub.add_parser("sat", help="is the (then-free) formula satisfiable? (Z3)")
+    _add_formula_args(p)
+    _add_solver_args(p)
+    p.set_defaults(handler=cmd_ltl_sat)
+
+    p = sub.add_parser("entails", help="does PREMISE entail CONCLUSION? (Z3)")
+    p.add_argument("premise")
+    p.add_argument("conclusion")
+    p.add_argument("--equivalent", action="store_true", help="check equivalence instead")
+    _add_solver_args(p)
+    p.set_defaults(handler=cmd_ltl_entails)
+
+    data = top.add_parser("data", help="fetch and convert benchmark data")
+    dsub = data.add_subparsers(dest="data_command", required=True)
+    p = dsub.add_parser("fetch", help="fetch a dataset into the cache (once)")
+    p.add_argument("dataset", choices=("eai",))
+    p.set_defaults(handler=cmd_data_fetch)
+
+    for sp in (ltl, data, *sub.choices.values(), *dsub.choices.values()):
+        sp.add_argument("--json", action="store_true", help="print the result as JSON")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse: usage errors are bad input
+        return EXIT_BAD_INPUT if exc.code not in (0, None) else EXIT_YES
+    args.json = getattr(args, "json", False)
+    try:
+        code: int = args.handler(args)
+    except BadInput as err:
+        if args.json:
+            print(json.dumps({"ok": False, "error": err.detail}, indent=2, sort_keys=True))
+        else:
+            print(f"planproof: error: {err}", file=sys.stderr)
+            ctx = err.detail.get("context")
+            if ctx:
+                print(ctx, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,72 @@
+"""The layering rule of docs/architecture.md, checked on the source: a package imports only
+packages of lower layers, and the light commands do not import heavy libraries at start-up."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1] / "planproof"
+ORDER = ["ltl", "data", "pddl", "simulators", "interface", "metrics", "cli", "testing"]
+
+
+def _layer(module: str) -> int | None:
+    parts = module.split(".")
+    if parts[0] != "planproof" or len(parts) < 2:
+        return None
+    return ORDER.index(parts[1]) if parts[1] in ORDER else None
+
+
+def _imports(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    out: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.extend(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            out.append(node.module)
+    return out
+
+
+def _source_files() -> list[Path]:
+    return sorted(p for p in ROOT.rglob("*.py") if "examples" not in p.parts)
+
+
+def test_every_module_belongs_to_a_layer() -> None:
+    for path in _source_files():
+        rel = path.relative_to(ROOT).with_suffix("")
+        if rel.parts in {("__init__",)}:
+            continue
+        assert _layer("planproof." + ".".join(rel.parts)) is not None, path
+
+
+@pytest.mark.parametrize("path", _source_files(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_imports_respect_layers(path: Path) -> None:
+    rel = path.relative_to(ROOT).with_suffix("")
+    own = _layer("planproof." + ".".join(rel.parts))
+    if own is None:
+        return
+    for mod in _imports(path):
+        layer = _layer(mod)
+        if layer is not None:
+            assert layer <= own, f"{path.name} (layer {ORDER[own]}) imports {mod}"
+
+
+def _modules_loaded_by(code: str) -> set[str]:
+    out = subprocess.run(
+        [sys.executable, "-c", code + "\nimport sys; print('\\n'.join(sys.modules))"],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    return set(out.split())
+
+
+def test_parsing_does_not_import_heavy_libraries() -> None:
+    loaded = _modules_loaded_by(
+        "from planproof.cli import main\nmain(['ltl', 'parse', 'p(a.1) then q()'])"
+    )
+    for heavy in ("z3", "scipy", "numpy", "litellm", "unified_planning", "rich"):
+        assert heavy not in loaded, f"`planproof ltl parse` imported {heavy}"
