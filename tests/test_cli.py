@@ -123,3 +123,37 @@ def test_console_script_runs_the_readme_main_job() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert "HOLDS" in proc.stdout
+
+
+def test_sat_with_and_without_domain_axioms(capsys: pytest.CaptureFixture[str]) -> None:
+    goal = "open(fridge.1) and closed(fridge.1)"
+    code, out, _ = run(capsys, "ltl", "sat", "--json", goal)
+    assert code == EXIT_YES
+    assert json.loads(out)["model"] == ["closed(fridge.1)", "open(fridge.1)"]
+    code, out, _ = run(capsys, "ltl", "sat", "--json", "--axioms", "virtualhome", goal)
+    assert code == EXIT_NO
+    assert json.loads(out)["satisfiable"] is False
+    assert run(capsys, "ltl", "sat", "--axioms", "nonsense", goal)[0] == EXIT_BAD_INPUT
+
+
+def test_sat_refuses_temporal_formulas_as_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "ltl", "sat", "grab(cup.1) then on(cup.1, table.2)")
+    assert code == EXIT_BAD_INPUT
+    assert "then" in err
+
+
+def test_entails_gives_counterexample(capsys: pytest.CaptureFixture[str]) -> None:
+    objs = "cup.1,cup.2,table.3"
+    every = "forall x - cup. (on(x, table.3))"
+    code, _, _ = run(capsys, "ltl", "entails", "--objects", objs, every, "on(cup.1, table.3)")
+    assert code == EXIT_YES
+    code, out, _ = run(
+        capsys, "ltl", "entails", "--json", "--objects", objs, "on(cup.1, table.3)", every
+    )
+    data = json.loads(out)
+    assert code == EXIT_NO
+    assert "on(cup.2, table.3)" not in data["counterexample"]
+    code, _, _ = run(
+        capsys, "ltl", "entails", "--equivalent", "not (p() and q())", "not p() or not q()"
+    )
+    assert code == EXIT_YES
