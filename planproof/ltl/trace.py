@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 
 from planproof.ltl.ast import Atom, Const
 
@@ -63,17 +64,18 @@ class Universe:
             return self.names
         return tuple(n for n, ts in self.objects if type_name in ts)
 
+    @cached_property
+    def _index(self) -> dict[str, frozenset[str]]:
+        return dict(self.objects)
+
     def types_of(self, name: str) -> frozenset[str]:
-        for n, ts in self.objects:
-            if n == name:
-                return ts
-        raise KeyError(name)
+        return self._index[name]
 
     def __len__(self) -> int:
         return len(self.objects)
 
     def __contains__(self, name: object) -> bool:
-        return any(n == name for n, _ in self.objects)
+        return name in self._index
 
 
 @dataclass(frozen=True)
@@ -107,14 +109,17 @@ class Trace:
 
     def objects(self) -> frozenset[str]:
         """Every object mentioned by a state atom or an action."""
-        names: set[str] = set()
-        for s in self.states:
-            for a in s:
-                names.update(t.name for t in a.args)
-        for a in self.actions:
-            names.update(t.name for t in a.args)
-        return frozenset(names)
+        return self._objects
+
+    @cached_property
+    def _objects(self) -> frozenset[str]:
+        atoms = frozenset[Atom]().union(*self.states, self.actions)
+        return frozenset(t.name for a in atoms for t in a.args)
 
     def universe(self) -> Universe:
         """The default universe: the trace's objects, typed by their ``name.id`` prefix."""
-        return Universe.from_names(self.objects())
+        return self._universe
+
+    @cached_property
+    def _universe(self) -> Universe:
+        return Universe.from_names(self._objects)
