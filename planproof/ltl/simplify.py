@@ -17,12 +17,12 @@ from planproof.ltl.ast import FALSE, TRUE, Formula, is_temporal
 
 def conj(*fs: Formula) -> Formula:
     """``and`` of any number of formulas (``true`` for none, the formula itself for one)."""
-    return _fold_and(tuple(fs), temporal_ctx=False) if fs else TRUE
+    return _fold_and(tuple(fs), temporal_ctx=any(map(is_temporal, fs))) if fs else TRUE
 
 
 def disj(*fs: Formula) -> Formula:
     """``or`` of any number of formulas (``false`` for none)."""
-    return _fold_or(tuple(fs), temporal_ctx=False) if fs else FALSE
+    return _fold_or(tuple(fs), temporal_ctx=any(map(is_temporal, fs))) if fs else FALSE
 
 
 def seq(*fs: Formula) -> Formula:

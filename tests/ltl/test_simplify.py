@@ -58,6 +58,9 @@ def test_smart_constructors() -> None:
     assert seq(p, q) == parse("p() then q()")
     with pytest.raises(ValueError):
         seq()
+    # a then-free `and` joined to a temporal operand stays one "eventually" block
+    block = parse("p() and q()")
+    assert conj(block, parse("a() then b()")) == parse("(p() and q()) and (a() then b())")
 
 
 @settings(max_examples=300, deadline=None)
