@@ -520,18 +520,10 @@ def entails(
 ) -> EntailResult:
     """Does every state satisfying ``f`` and the axioms satisfy ``g``? Decided as the
     unsatisfiability of ``f ∧ ¬g``; a model of that is the counterexample."""
-    goal = ast.And((f, ast.Not(g)))
-    out = _solve(
-        goal,
-        universe,
-        axioms,
-        timeout=timeout,
-        max_ground_size=max_ground_size,
-        action_predicates=action_predicates,
+    return _valid_unless(
+        ast.And((f, ast.Not(g))), universe, axioms,
         roles=(("premise", f), ("conclusion", g)),
-    )
-    return EntailResult(
-        holds=out.status == "unsat", counterexample=out.model, unknown=out.status == "unknown"
+        timeout=timeout, max_ground_size=max_ground_size, action_predicates=action_predicates,
     )
 
 
@@ -547,15 +539,27 @@ def equivalent(
 ) -> EntailResult:
     """Do ``f`` and ``g`` agree on every state satisfying the axioms? One query, for a
     state on which exactly one of them holds (the counterexample)."""
-    goal = ast.Or((ast.And((f, ast.Not(g))), ast.And((ast.Not(f), g))))
-    out = _solve(
-        goal,
-        universe,
-        axioms,
-        timeout=timeout,
-        max_ground_size=max_ground_size,
-        action_predicates=action_predicates,
+    return _valid_unless(
+        ast.Or((ast.And((f, ast.Not(g))), ast.And((ast.Not(f), g)))), universe, axioms,
         roles=(("left formula", f), ("right formula", g)),
+        timeout=timeout, max_ground_size=max_ground_size, action_predicates=action_predicates,
+    )
+
+
+def _valid_unless(
+    counter: Formula,
+    universe: Universe,
+    axioms: Sequence[Formula],
+    *,
+    roles: tuple[tuple[str, Formula], ...],
+    timeout: float | None,
+    max_ground_size: int,
+    action_predicates: Collection[str],
+) -> EntailResult:
+    """The relation holds iff ``counter`` (a description of a counterexample) is unsat."""
+    out = _solve(
+        counter, universe, axioms, timeout=timeout, max_ground_size=max_ground_size,
+        action_predicates=action_predicates, roles=roles,
     )
     return EntailResult(
         holds=out.status == "unsat", counterexample=out.model, unknown=out.status == "unknown"
