@@ -26,7 +26,6 @@ Python's recursion limit.
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Sequence, Set
 from dataclasses import dataclass
 from functools import reduce
@@ -123,10 +122,10 @@ class TraceEvaluator:
 
     @property
     def universe(self) -> Universe:
-        """The objects quantifiers range over; the trace's own objects unless given.
-        Computed only when a quantifier needs it (it costs a pass over every state)."""
+        """The objects quantifiers range over; the trace's own objects unless given
+        (computed only when a quantifier needs it; the trace caches it)."""
         if self._universe is None:
-            self._universe = _default_universe(self.trace)
+            self._universe = self.trace.universe()
         return self._universe
 
     # ----------------------------------------------------------------- public API
@@ -667,22 +666,3 @@ def _analyse(f: Formula) -> _Info:
         free[id(node)] = tuple(sorted(fv))
         temporal[id(node)] = isinstance(node, ast.Then) or any(temporal[id(c)] for c in kids)
     return _Info(free, temporal)
-
-
-_UNIVERSES: dict[int, tuple[weakref.ref[Trace], Universe]] = {}
-
-
-def _default_universe(trace: Trace) -> Universe:
-    """``trace.universe()``, remembered per trace object (traces are immutable) since it
-    walks every atom of every state; entries die with their trace."""
-    hit = _UNIVERSES.get(id(trace))
-    if hit is not None and hit[0]() is trace:
-        return hit[1]
-    universe = trace.universe()
-    key = id(trace)
-    try:
-        ref = weakref.ref(trace, lambda _ref: _UNIVERSES.pop(key, None))
-    except TypeError:  # a trace type without weak references: just do not remember
-        return universe
-    _UNIVERSES[key] = (ref, universe)
-    return universe
