@@ -9,7 +9,7 @@ lower-cased; object and variable names keep their case.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeAlias
 
 
@@ -32,14 +32,36 @@ Term: TypeAlias = Const | Var
 
 @dataclass(frozen=True, slots=True)
 class Atom:
-    """A state or action proposition ``pred(arg, ...)``; which one is decided by a vocabulary."""
+    """A state or action proposition ``pred(arg, ...)``; which one is decided by a vocabulary.
+
+    States are sets of atoms probed millions of times, so an atom carries a key of plain
+    strings computed once, and hashes and compares through it in C rather than through the
+    generated dataclass methods of its arguments.
+    """
 
     pred: str
     args: tuple[Term, ...] = ()
+    _key: tuple[str, tuple[tuple[bool, str], ...]] = field(
+        init=False, repr=False, compare=False
+    )
+    _hash: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.pred != self.pred.lower():
             object.__setattr__(self, "pred", self.pred.lower())
+        key = (self.pred, tuple((isinstance(a, Var), a.name) for a in self.args))
+        object.__setattr__(self, "_key", key)
+        object.__setattr__(self, "_hash", hash(key))
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if type(other) is not Atom:
+            return NotImplemented
+        return self._hash == other._hash and self._key == other._key
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @property
     def is_ground(self) -> bool:

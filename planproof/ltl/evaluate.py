@@ -226,7 +226,7 @@ class TraceEvaluator:
 
     def _prefetch_states(self, f: Formula, info: _Info) -> None:
         """Collect every grounding of every state atom ``f`` can ask for and read them
-        all in one pass over the states, instead of one pass per atom."""
+        all at once from the trace's run index."""
         wanted: dict[_AtomKey, Atom] = {}
         seen: set[_MemoKey] = set()
         stack: list[tuple[Formula, _Scope]] = [(f, {})]
@@ -249,32 +249,17 @@ class TraceEvaluator:
         self._scan_states(wanted)
 
     def _scan_states(self, wanted: dict[_AtomKey, Atom]) -> None:
-        """State part of each wanted atom. ``probes & state`` runs in C on the hashes the
-        sets already store, so each atom is hashed once, not once per state."""
-        if not wanted:
-            return
-        keys = list(wanted)
-        probes = [wanted[k] for k in keys]
-        if self.final:
-            final = self.trace.final
-            for k, a in zip(keys, probes, strict=True):
-                self._in_states[k] = np.full(self.n, a in final, dtype=np.bool_)
-            return
-        column = {id(a): i for i, a in enumerate(probes)}
-        by_value = {a: i for i, a in enumerate(probes)}
-        query = frozenset(probes)
-        rows: list[int] = []
-        cols: list[int] = []
-        for pos, state in enumerate(self.trace.states):
-            for hit in query & state:
-                # the hit is the probe object itself when the probe set is the smaller one
-                i = column.get(id(hit))
-                rows.append(pos)
-                cols.append(by_value[hit] if i is None else i)
-        table = np.zeros((len(keys), self.n), dtype=np.bool_)
-        table[cols, rows] = True
-        for i, k in enumerate(keys):
-            self._in_states[k] = table[i]
+        """State part of each wanted atom, from the trace's per-atom runs of positions
+        (built once per trace), so no state is visited again."""
+        final = self.trace.final if self.final else None
+        for k, a in wanted.items():
+            row = np.zeros(self.n, dtype=np.bool_)
+            if final is not None:
+                row[:] = a in final
+            else:
+                for start, stop in self.trace.runs(a):
+                    row[start:stop] = True
+            self._in_states[k] = row
 
     # ----------------------------------------------------------------- then-free nodes
     def _points(

@@ -120,6 +120,31 @@ class Trace:
         """The default universe: the trace's objects, typed by their ``name.id`` prefix."""
         return self._universe
 
+    def runs(self, atom: Atom) -> tuple[tuple[int, int], ...]:
+        """The maximal runs ``[start, stop)`` of positions whose state holds ``atom``."""
+        return self._runs.get(atom, ())
+
+    @cached_property
+    def _runs(self) -> dict[Atom, tuple[tuple[int, int], ...]]:
+        """Built once per trace from the differences of consecutive states, so its cost is
+        the number of changes, not the number of atoms times the number of states (states
+        a simulator derives from each other share their atom objects, and set differences
+        of shared objects never call ``__eq__``)."""
+        open_at: dict[Atom, int] = {}
+        runs: dict[Atom, list[tuple[int, int]]] = {}
+        prev: State = frozenset()
+        for i, state in enumerate(self.states):
+            if state is prev:
+                continue
+            for a in prev - state:
+                runs.setdefault(a, []).append((open_at.pop(a), i))
+            for a in state - prev:
+                open_at[a] = i
+            prev = state
+        for a, start in open_at.items():
+            runs.setdefault(a, []).append((start, len(self.states)))
+        return {a: tuple(r) for a, r in runs.items()}
+
     @cached_property
     def _universe(self) -> Universe:
         return Universe.from_names(self._objects)
