@@ -4,12 +4,12 @@ wheel from here instead of downloading again."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
 from planproof.data import DataUnavailableError, EaiGoals, ensure_wheel, load_eai_goals
+from tests.helpers import needed_resource
 
 
 @pytest.fixture(scope="session")
@@ -17,12 +17,7 @@ def eai_wheel() -> Path:
     """The verified eai-eval wheel. On a developer's offline machine the test is skipped
     with pip's reason (``pytest -m "not data"`` leaves these out); under CI (``CI`` set) a
     missing wheel is a failure, so the real-data tests can never be skipped silently."""
-    try:
-        return ensure_wheel()
-    except DataUnavailableError as exc:
-        if os.environ.get("CI"):
-            raise
-        pytest.skip(f"EAI data unavailable: {exc}")
+    return needed_resource(ensure_wheel, DataUnavailableError, "EAI data")
 
 
 @pytest.fixture(scope="session")

@@ -14,7 +14,6 @@ reference in one process call, which hypothesis' example-at-a-time loop cannot d
 from __future__ import annotations
 
 import itertools
-import os
 import random
 import re
 from collections import Counter
@@ -42,6 +41,7 @@ from planproof.ltl.parser import parse
 from planproof.ltl.printer import to_text
 from planproof.ltl.trace import Universe
 from planproof.testing import DEFAULT
+from tests.helpers import needed_resource
 
 pytestmark = pytest.mark.data
 
@@ -101,12 +101,7 @@ def forn_as_false(f: ast.Formula) -> ast.Formula:
 def reference_python(eai_wheel: Path) -> Path:
     """The reference environment, built once. Under CI (``CI`` set) a failure to build it
     fails the tests; elsewhere they are skipped with the reason."""
-    try:
-        return ensure_reference_env()
-    except ReferenceUnavailableError as exc:
-        if os.environ.get("CI"):
-            raise
-        pytest.skip(f"reference environment unavailable: {exc}")
+    return needed_resource(ensure_reference_env, ReferenceUnavailableError, "reference environment")
 
 
 # --------------------------------------------------------------------------- helpers
