@@ -57,6 +57,21 @@ class LTLLimitError(LTLSyntaxError):
     adversarial LLM output bounded in time and memory."""
 
 
+def check_text_length(
+    text: object, *, caller: str, what: str, max_length: int,
+    error: type[LTLSyntaxError] = LTLLimitError,
+) -> str:
+    """The first guard of every reader of untrusted text: a ``str`` of bounded length."""
+    if not isinstance(text, str):
+        raise TypeError(f"{caller}() takes a str, not {type(text).__name__}")
+    if len(text) > max_length:
+        raise error(
+            f"{what} is {len(text)} characters long, over the limit of {max_length}",
+            line=1, column=1, kind="too-long", text=text[:200],
+        )
+    return text
+
+
 class GroundingError(LTLError):
     """A formula cannot be grounded: a free variable, or a quantifier over an unknown type."""
 

@@ -25,7 +25,7 @@ from lark.exceptions import (
 )
 
 from planproof.ltl import ast
-from planproof.ltl.errors import LTLLimitError, LTLSyntaxError
+from planproof.ltl.errors import LTLLimitError, LTLSyntaxError, check_text_length
 
 MAX_LENGTH = 200_000
 """Longest text accepted, in characters."""
@@ -187,13 +187,7 @@ def parse(text: str, *, max_depth: int = MAX_DEPTH, max_length: int = MAX_LENGTH
     """Parse a goal formula. Raises :class:`LTLSyntaxError` (or its subclass
     :class:`LTLLimitError`) with line, column and the expected tokens; never anything else
     for a ``str`` input."""
-    if not isinstance(text, str):
-        raise TypeError(f"parse() takes a str, not {type(text).__name__}")
-    if len(text) > max_length:
-        raise LTLLimitError(
-            f"formula text is {len(text)} characters long, over the limit of {max_length}",
-            line=1, column=1, kind="too-long", text=text[:200],
-        )
+    check_text_length(text, caller="parse", what="formula text", max_length=max_length)
     if not text.strip():
         raise LTLSyntaxError(
             "empty formula", line=1, column=1, expected=("a formula",), kind="empty", text=text

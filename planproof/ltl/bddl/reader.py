@@ -15,6 +15,7 @@ from lark.exceptions import LarkError
 
 from planproof.ltl.bddl.errors import BDDLSyntaxError, error_at
 from planproof.ltl.bddl.sexpr import SAtom, SExpr, SList, head
+from planproof.ltl.errors import check_text_length
 
 MAX_LENGTH = 1_000_000
 """Longest BDDL text accepted, in characters."""
@@ -109,13 +110,10 @@ def read_sexprs(
     text: str, *, max_depth: int = MAX_DEPTH, max_length: int = MAX_LENGTH
 ) -> tuple[SExpr, ...]:
     """Read every top-level s-expression in ``text`` (``;`` starts a comment)."""
-    if not isinstance(text, str):
-        raise TypeError(f"read_sexprs() takes a str, not {type(text).__name__}")
-    if len(text) > max_length:
-        raise BDDLSyntaxError(
-            f"BDDL text is {len(text)} characters long, over the limit of {max_length}",
-            line=1, column=1, kind="too-long", text=text[:200],
-        )
+    check_text_length(
+        text, caller="read_sexprs", what="BDDL text", max_length=max_length,
+        error=BDDLSyntaxError,
+    )
     _check_parens(text, max_depth)
     with _lock:
         try:
