@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import random
 import signal
-import statistics
 import sys
 import time
 from collections.abc import Callable
 from functools import partial
 from types import FrameType
+
+from timing import median_ms
 
 from planproof.ltl.ast import Atom, Formula, size
 from planproof.ltl.bruteforce import brute_evaluate
@@ -138,15 +139,7 @@ def household_trace(steps: int, seed: int = 0) -> Trace:
     return Trace(tuple(states), tuple(actions))
 
 
-def timed(fn: Callable[[], object], repeat: int) -> float:
-    """Median wall time of one call, in milliseconds."""
-    fn()  # warm-up (imports, numpy dispatch)
-    runs = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        runs.append((time.perf_counter() - t0) * 1e3)
-    return statistics.median(runs)
+timed = median_ms
 
 
 class _Timeout(Exception):

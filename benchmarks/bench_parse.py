@@ -10,9 +10,10 @@ figure is the median over ``REPEAT`` rounds; the one-off grammar build is report
 
 from __future__ import annotations
 
-import statistics
 import time
 from collections.abc import Callable, Sequence
+
+from timing import median_ms
 
 from planproof.data import load_eai_goals
 from planproof.ltl.bddl import bddl_goal_to_ltl, parse_problem
@@ -22,12 +23,7 @@ REPEAT = 5
 
 
 def median_seconds(fn: Callable[[], object]) -> float:
-    times = []
-    for _ in range(REPEAT):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+    return median_ms(fn, REPEAT, warmup=False) / 1e3
 
 
 def parse_all(texts: Sequence[str]) -> None:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import random
 import re
-import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -36,6 +35,7 @@ from reference_env import (
     run_reference,
     virtualhome_vocabulary,
 )
+from timing import median_ms
 
 from planproof.data import load_eai_goals
 from planproof.ltl.evaluate import TraceEvaluator, evaluate
@@ -135,14 +135,8 @@ def vh_trace(steps: int, script: Sequence[Fact], seed: int = 0) -> TraceData:
     return TraceData(tuple(states), tuple(actions))
 
 
-def median_ms(fn: Callable[[], object], repeat: int = REPEAT) -> float:
-    fn()  # warm-up: grammar build, numpy dispatch
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t0) * 1e3)
-    return statistics.median(times)
+def ours_ms(fn: Callable[[], object]) -> float:
+    return median_ms(fn, REPEAT)
 
 
 def names_in(text: str) -> set[str]:
@@ -228,7 +222,7 @@ def main() -> int:
          [f"b:{k}" for k in behavior], list(behavior.values())),
     ):
         ref_ms, failed = parse_rows(run, ids)
-        ours = median_ms(partial(parse_all, texts))
+        ours = ours_ms(partial(parse_all, texts))
         note = f"{failed} failed in the reference" if failed else ""
         print(f"{label:<48} {'-':>5} {ref_ms:>13.1f} {ours:>13.1f} {ref_ms / ours:>8.1f}x"
               f"  {'':>12} {'':>10}  {note}")
@@ -242,8 +236,8 @@ def main() -> int:
             outcome = run.results[f"{label}:{n}"]["traces"][0]
             trace = traces[label, n].to_trace()
             verdict = evaluate(f, trace, universe, actions)
-            ours = median_ms(partial(evaluate, f, trace, universe, actions))
-            warm = median_ms(partial(TraceEvaluator(trace, universe, actions).holds, f))
+            ours = ours_ms(partial(evaluate, f, trace, universe, actions))
+            warm = ours_ms(partial(TraceEvaluator(trace, universe, actions).holds, f))
             ref_verdict = outcome.get("value")
             disagree += ref_verdict is not None and ref_verdict != verdict
             build = f"{outcome['build_ms']:.1f}" if "build_ms" in outcome else "-"
