@@ -1,0 +1,209 @@
+"""Operator schemas as plain data: the one place a world's transition model is written.
+
+A simulator declares its actions once with :func:`operator` (PDDL syntax for the
+precondition and effect), and the same :class:`Operator` objects drive symbolic
+execution, the generic error classifier and the export to PDDL planners. Conditions are
+formulas of the goal logic (``planproof.ltl.ast``) whose variables are the operator's
+parameters, so one evaluator and one printer serve goals and preconditions alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TypeAlias
+
+from planproof.ltl.ast import Atom, Binder, Formula, Var, walk
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """A typed operator parameter (``?obj - object`` is ``Param("obj", "object")``)."""
+
+    name: str
+    type: str = "object"
+
+
+@dataclass(frozen=True, slots=True)
+class Add:
+    """Make ``atom`` true."""
+
+    atom: Atom
+
+
+@dataclass(frozen=True, slots=True)
+class Delete:
+    """Make ``atom`` false."""
+
+    atom: Atom
+
+
+@dataclass(frozen=True, slots=True)
+class When:
+    """Conditional effect: ``effects`` apply if ``condition`` holds *before* the action."""
+
+    condition: Formula
+    effects: tuple[Effect, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ForallEffect:
+    """Quantified effect: ``effects`` apply for every object bound by ``binder``."""
+
+    binder: Binder
+    effects: tuple[Effect, ...]
+
+
+Effect: TypeAlias = Add | Delete | When | ForallEffect
+
+
+def effect_atoms(effects: Iterable[Effect]) -> Iterator[tuple[Atom, bool]]:
+    """Every atom an effect list may change, with ``True`` for additions."""
+    for e in effects:
+        match e:
+            case Add(atom):
+                yield atom, True
+            case Delete(atom):
+                yield atom, False
+            case When(_, inner) | ForallEffect(_, inner):
+                yield from effect_atoms(inner)
+
+
+@dataclass(frozen=True)
+class Operator:
+    """An action schema. ``implicit`` names the parameters the world fills in itself (the
+    acting agent), so the surface action an LLM writes has ``arity`` arguments."""
+
+    name: str
+    params: tuple[Param, ...]
+    precondition: Formula
+    effects: tuple[Effect, ...]
+    implicit: tuple[str, ...] = ()
+    description: str = ""
+
+    def __post_init__(self) -> None:
+        names = [p.name for p in self.params]
+        if len(set(names)) != len(names):
+            raise ValueError(f"operator {self.name}: duplicate parameter names")
+        unknown = set(self.implicit) - set(names)
+        if unknown:
+            raise ValueError(f"operator {self.name}: implicit {sorted(unknown)} not parameters")
+
+    @property
+    def explicit(self) -> tuple[Param, ...]:
+        """The parameters a caller supplies, in order."""
+        return tuple(p for p in self.params if p.name not in self.implicit)
+
+    @property
+    def arity(self) -> int:
+        return len(self.params) - len(self.implicit)
+
+
+@dataclass(frozen=True)
+class Domain:
+    """A world's vocabulary and transition model.
+
+    ``types`` maps each type to its parent (``None`` for a root); ``predicates`` maps each
+    predicate to its parameter types.
+    """
+
+    name: str
+    types: Mapping[str, str | None]
+    predicates: Mapping[str, tuple[str, ...]]
+    operators: Mapping[str, Operator]
+    action_predicates: frozenset[str] = field(default_factory=frozenset)
+
+    def __post_init__(self) -> None:
+        for op in self.operators.values():
+            for p in op.params:
+                if p.type not in self.types:
+                    raise ValueError(f"operator {op.name}: unknown type {p.type!r}")
+            for atom in _schema_atoms(op):
+                if atom.pred == "=":
+                    continue
+                if atom.pred not in self.predicates:
+                    raise ValueError(f"operator {op.name}: unknown predicate {atom.pred!r}")
+                if len(atom.args) != len(self.predicates[atom.pred]):
+                    raise ValueError(
+                        f"operator {op.name}: {atom.pred} takes "
+                        f"{len(self.predicates[atom.pred])} arguments, got {len(atom.args)}"
+                    )
+
+    @cached_property
+    def fluents(self) -> frozenset[str]:
+        """Predicates some effect changes: the dynamic part of a state."""
+        return frozenset(
+            a.pred for op in self.operators.values() for a, _ in effect_atoms(op.effects)
+        )
+
+    @cached_property
+    def static_predicates(self) -> frozenset[str]:
+        """Predicates no effect changes: object properties (affordances)."""
+        return frozenset(self.predicates) - self.fluents
+
+    def ancestors(self, type_name: str) -> tuple[str, ...]:
+        """``type_name`` and its ancestors, nearest first."""
+        out: list[str] = []
+        t: str | None = type_name
+        while t is not None and t not in out:
+            out.append(t)
+            t = self.types.get(t)
+        return tuple(out)
+
+    def lookup(self, action_name: str) -> Operator | None:
+        """The operator named ``action_name``, ignoring case and ``-``/``_`` differences."""
+        return self._by_key.get(_key(action_name))
+
+    @cached_property
+    def _by_key(self) -> dict[str, Operator]:
+        return {_key(n): op for n, op in self.operators.items()}
+
+
+def _key(name: str) -> str:
+    return name.strip().lower().replace("-", "_")
+
+
+def _schema_atoms(op: Operator) -> Iterator[Atom]:
+    yield from (f for f in walk(op.precondition) if isinstance(f, Atom))
+    stack: list[Effect] = list(op.effects)
+    while stack:
+        e = stack.pop()
+        match e:
+            case Add(atom) | Delete(atom):
+                yield atom
+            case When(cond, inner):
+                yield from (f for f in walk(cond) if isinstance(f, Atom))
+                stack.extend(inner)
+            case ForallEffect(_, inner):
+                stack.extend(inner)
+
+
+def operator(
+    name: str,
+    params: str,
+    *,
+    pre: str = "()",
+    eff: str = "()",
+    implicit: Iterable[str] = (),
+    description: str = "",
+) -> Operator:
+    """Build an operator from PDDL text: ``params`` like ``"(?c - character ?o - object)"``,
+    ``pre``/``eff`` a PDDL condition and effect. Names are written without ``?`` in
+    ``implicit``."""
+    from planproof.pddl.sexpr_io import read_condition, read_effect, read_parameters
+
+    ps = read_parameters(params)
+    scope = {p.name for p in ps}
+    return Operator(
+        name=name,
+        params=ps,
+        precondition=read_condition(pre, scope),
+        effects=read_effect(eff, scope),
+        implicit=tuple(implicit),
+        description=description,
+    )
+
+
+def parameter_vars(op: Operator) -> tuple[Var, ...]:
+    return tuple(Var(p.name) for p in op.params)
