@@ -346,7 +346,39 @@ def build_parser() -> argparse.ArgumentParser:
 
     for sp in (ltl, data, *sub.choices.values(), *dsub.choices.values()):
         sp.add_argument("--json", action="store_true", help="print the result as JSON")
+    _add_command_modules(top)
     return parser
+
+
+COMMANDS: dict[tuple[str, ...], tuple[str, str]] = {
+    ("evaluate", "action-sequencing"): (
+        "planproof.commands.evaluate_action_sequencing",
+        "score LLM action plans on the EAI tasks (VirtualHome, BEHAVIOR)",
+    ),
+}
+"""Commands implemented in ``planproof.commands``: path → (module, help). A module
+exposes ``add_arguments(parser)`` and ``run(args) -> int`` and imports heavy libraries
+only inside ``run``."""
+
+GROUP_HELP = {"evaluate": "score LLM outputs with a benchmark's metrics"}
+
+
+def _add_command_modules(top: Any) -> None:
+    import importlib
+
+    groups: dict[str, Any] = {}
+    for path, (module, help_text) in COMMANDS.items():
+        parent = top
+        for i, part in enumerate(path[:-1]):
+            key = " ".join(path[: i + 1])
+            if key not in groups:
+                g = parent.add_parser(part, help=GROUP_HELP.get(part))
+                groups[key] = g.add_subparsers(dest=f"{part}_command", required=True)
+            parent = groups[key]
+        p = parent.add_parser(path[-1], help=help_text)
+        mod = importlib.import_module(module)
+        mod.add_arguments(p)
+        p.set_defaults(handler=mod.run)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -150,7 +150,13 @@ class World:
 
     def step(self, state: State, action: Action | Bound, index: int = 0) -> StepResult:
         """Run one action. Failures other than an additional step leave the state as is;
-        an additional step leaves it unchanged by definition."""
+        an additional step leaves it unchanged by definition.
+
+        An additional step is an action that cannot run because what it would do is
+        already done (its precondition fails and every effect already holds: opening an
+        open door, sitting while seated). An executable action that changes nothing
+        (walking to where one stands) runs without a warning, as in the reference
+        executors; see ``docs/action-sequencing.md``."""
         bound = self.bind(action, index) if isinstance(action, Action) else action
         if isinstance(bound, StepError):
             return StepResult(state, bound)
@@ -176,7 +182,7 @@ class World:
                 ),
             )
         adds, dels = self.effects(bound, state, keys)
-        if op.effects and adds <= state and not dels:
+        if not holds and op.effects and adds <= state and not dels:
             shown = tuple(sorted(_text(a) for a in adds))
             what = ", ".join(shown) if shown else "none of its effects applies"
             return StepResult(

@@ -1,0 +1,248 @@
+"""Action-sequencing evaluation (EAI ``seed-eai.md`` §2.2): one response per task →
+trajectory error category, goal satisfaction, and the paper's summary table.
+
+Per task exactly one of {success, parsing, hallucination, argument count, wrong order,
+missing step, affordance} is decided by the first blocking failure; additional steps are
+non-blocking warnings counted separately. Goals are read in the final state of the
+executed prefix: state (node) and relation (edge) goals as atoms, action goals as
+actions that occur in the executed sequence. Choices are documented in
+``docs/action-sequencing.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from planproof.interface.responses import Dataset, parse_actions
+from planproof.ltl.ast import Formula, Literal, Not
+from planproof.ltl.errors import LTLError
+from planproof.ltl.evaluate import evaluate_final
+from planproof.ltl.ground import ground_atoms
+from planproof.ltl.options import GoalOptions
+from planproof.simulators.core import Action, ErrorKind, Replay, StepError, Task, replay
+from planproof.simulators.core.logic import Facts
+
+GOAL_TYPES = ("state", "relation", "action")
+ERROR_TYPES = (
+    ErrorKind.PARSING,
+    ErrorKind.HALLUCINATION,
+    ErrorKind.ARGUMENT_COUNT,
+    ErrorKind.WRONG_ORDER,
+    ErrorKind.MISSING_STEP,
+    ErrorKind.AFFORDANCE,
+)
+
+
+@dataclass(frozen=True)
+class GoalCount:
+    met: int = 0
+    total: int = 0
+
+    def __add__(self, other: GoalCount) -> GoalCount:
+        return GoalCount(self.met + other.met, self.total + other.total)
+
+
+@dataclass(frozen=True)
+class TaskResult:
+    """The evaluation of one response; plain data for the per-task JSONL."""
+
+    identifier: str
+    dataset: str
+    executable: bool
+    success: bool
+    error: StepError | None
+    warnings: tuple[StepError, ...]
+    goals: dict[str, GoalCount]
+    unmet_goals: tuple[str, ...]
+    steps: int
+    executed: int
+    notes: tuple[str, ...] = ()
+    actions: tuple[Action, ...] = field(default=(), repr=False)
+
+    @property
+    def error_type(self) -> str | None:
+        return self.error.kind.value if self.error else None
+
+    @property
+    def partial(self) -> float:
+        """Fraction of the task's goal conditions satisfied (1.0 for a task without any)."""
+        total = sum(g.total for g in self.goals.values())
+        met = sum(g.met for g in self.goals.values())
+        return 1.0 if total == 0 else met / total
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "identifier": self.identifier,
+            "dataset": self.dataset,
+            "executable": self.executable,
+            "success": self.success,
+            "error_type": self.error_type,
+            "error": self.error.to_dict() if self.error else None,
+            "additional_steps": [w.to_dict() for w in self.warnings],
+            "goals": {k: {"met": v.met, "total": v.total} for k, v in self.goals.items()},
+            "unmet_goals": list(self.unmet_goals),
+            "partial_success": round(self.partial, 6),
+            "steps": self.steps,
+            "executed": self.executed,
+            "notes": list(self.notes),
+            "actions": [str(a) for a in self.actions],
+        }
+
+
+def _text(f: Formula) -> str:
+    from planproof.ltl.printer import to_text
+
+    return to_text(f)
+
+
+def goal_counts(task: Task, run: Replay) -> tuple[dict[str, GoalCount], tuple[str, ...], bool]:
+    """Per-type (met, total), the unmet goals in words, and task success."""
+    world = task.world
+    final = world.facts(run.final)
+    executed = Facts(frozenset(run.trace.actions), frozenset(), world.universe)
+    parts = task.parts
+    if len(parts):
+        groups = {
+            "state": (parts.states, final),
+            "relation": (parts.relations, final),
+            "action": (parts.actions, executed),
+        }
+        counts: dict[str, GoalCount] = {}
+        unmet: list[str] = []
+        for kind, (goals, facts) in groups.items():
+            met = 0
+            for g in goals:
+                if facts.holds(g, {}):
+                    met += 1
+                else:
+                    unmet.append(f"{kind}: {_text(g)}")
+            counts[kind] = GoalCount(met, len(goals))
+        return counts, tuple(unmet), not unmet
+    return _option_counts(task, run)
+
+
+def _option_counts(task: Task, run: Replay) -> tuple[dict[str, GoalCount], tuple[str, ...], bool]:
+    """Quantified goals (BEHAVIOR): success is the goal itself on the trace; the per-type
+    counts come from the goal option closest to the final state."""
+    world = task.world
+    actions = world.domain.action_predicates
+    try:
+        success = evaluate_final(task.goal, run.trace, world.universe, actions)
+        opts = GoalOptions(task.goal, world.universe, actions, minimal=True)
+    except LTLError as exc:
+        return {}, (f"goal cannot be evaluated: {exc}",), False
+    facts = world.facts(run.final)
+    observed: list[Literal] = []
+    for a in ground_atoms(opts.ground):
+        observed.append(Literal(a, facts.holds(a, {})))
+    best = opts.best(observed)
+    counts = {"state": GoalCount(), "relation": GoalCount()}
+    unmet: list[str] = []
+    if best is not None:
+        for lit in best.option.literals:
+            kind = "state" if len(lit.atom.args) <= 1 else "relation"
+            ok = facts.holds(lit.atom, {}) == lit.positive
+            counts[kind] = counts[kind] + GoalCount(int(ok), 1)
+            if not ok:
+                f: Formula = lit.atom if lit.positive else Not(lit.atom)
+                unmet.append(f"{kind}: {_text(f)}")
+    return counts, tuple(unmet), success
+
+
+def evaluate_actions(
+    task: Task, actions: Sequence[Action], notes: Iterable[str] = ()
+) -> TaskResult:
+    """Replay a parsed plan and score it."""
+    run = replay(task.world, task.initial, actions)
+    goals, unmet, success = goal_counts(task, run)
+    return TaskResult(
+        identifier=task.identifier,
+        dataset=task.dataset,
+        executable=run.executable,
+        success=success,
+        error=run.first_error,
+        warnings=run.warnings,
+        goals=goals,
+        unmet_goals=unmet,
+        steps=len(actions),
+        executed=len(run.executed),
+        notes=tuple(notes),
+        actions=tuple(actions),
+    )
+
+
+def parse_error_result(task: Task, message: str, notes: Iterable[str] = ()) -> TaskResult:
+    """A response that could not be read as a plan: a parsing error; nothing ran, so no
+    goal is met (the totals still count, so nothing leaves the denominators)."""
+    goals, unmet, _ = goal_counts(task, replay(task.world, task.initial, ()))
+    return TaskResult(
+        identifier=task.identifier,
+        dataset=task.dataset,
+        executable=False,
+        success=False,
+        error=StepError(0, None, ErrorKind.PARSING, message),
+        warnings=(),
+        goals={k: GoalCount(0, v.total) for k, v in goals.items()},
+        unmet_goals=unmet,
+        steps=0,
+        executed=0,
+        notes=tuple(notes),
+    )
+
+
+def evaluate_response(task: Task, text: str, dataset: Dataset) -> TaskResult:
+    """Parse an LLM response and score it."""
+    parsed = parse_actions(text, dataset)
+    if parsed.error is not None:
+        return parse_error_result(task, parsed.error.message, parsed.notes)
+    return evaluate_actions(task, parsed.actions, parsed.notes)
+
+
+def _pct(n: float, d: float) -> float:
+    return round(100.0 * n / d, 4) if d else 0.0
+
+
+def summarize(results: Sequence[TaskResult]) -> dict[str, Any]:
+    """The paper's table columns (Tables 10-12): goal evaluation and trajectory
+    evaluation, in percent of tasks (goal rates in percent of goals, micro-averaged)."""
+    n = len(results)
+    kinds = {k: sum(1 for r in results if r.error_type == k.value) for k in ERROR_TYPES}
+    totals: dict[str, GoalCount] = {}
+    for r in results:
+        for k, v in r.goals.items():
+            totals[k] = totals.get(k, GoalCount()) + v
+    all_goals = GoalCount(
+        sum(v.met for v in totals.values()), sum(v.total for v in totals.values())
+    )
+    return {
+        "tasks": n,
+        "goal_evaluation": {
+            "task_success_rate": _pct(sum(r.success for r in results), n),
+            **{
+                f"{k}_goal": _pct(totals[k].met, totals[k].total) for k in GOAL_TYPES if k in totals
+            },
+            "total_goal": _pct(all_goals.met, all_goals.total),
+            "partial_success": _pct(sum(r.partial for r in results), n),
+        },
+        "trajectory_evaluation": {
+            "execution_success_rate": _pct(sum(r.executable for r in results), n),
+            "grammar_error": {
+                "parsing": _pct(kinds[ErrorKind.PARSING], n),
+                "hallucination": _pct(kinds[ErrorKind.HALLUCINATION], n),
+                "predicate_argument_number": _pct(kinds[ErrorKind.ARGUMENT_COUNT], n),
+            },
+            "runtime_error": {
+                "wrong_order": _pct(kinds[ErrorKind.WRONG_ORDER], n),
+                "missing_step": _pct(kinds[ErrorKind.MISSING_STEP], n),
+                "affordance_error": _pct(kinds[ErrorKind.AFFORDANCE], n),
+                "additional_step": _pct(sum(bool(r.warnings) for r in results), n),
+            },
+        },
+        "counts": {
+            "goals": {k: {"met": v.met, "total": v.total} for k, v in totals.items()},
+            "errors": {k.value: c for k, c in kinds.items()},
+            "additional_step_tasks": sum(bool(r.warnings) for r in results),
+        },
+    }
