@@ -355,6 +355,10 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str]] = {
         "planproof.commands.evaluate_action_sequencing",
         "score LLM action plans on the EAI tasks (VirtualHome, BEHAVIOR)",
     ),
+    ("evaluate", "teach"): (
+        "planproof.commands.evaluate_teach",
+        "check TEACh episodes against their task definitions (SR, GC, TLW)",
+    ),
 }
 """Commands implemented in ``planproof.commands``: path → (module, help). A module
 exposes ``add_arguments(parser)`` and ``run(args) -> int`` and imports heavy libraries

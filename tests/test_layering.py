@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1] / "planproof"
-ORDER = ["ltl", "data", "pddl", "simulators", "interface", "metrics", "cli", "testing"]
+ORDER = [
+    "ltl", "data", "pddl", "simulators", "interface", "metrics", "commands", "cli", "testing"
+]
 
 
 def _layer(module: str) -> int | None:
