@@ -38,8 +38,9 @@ class EpisodeMetrics:
 
 def tlw(value: float, reference_length: int, length: int) -> float:
     """Trajectory-length weighting: full value at or under the reference length."""
-    denom = max(reference_length, length)
-    return value if denom == 0 else value * reference_length / denom
+    if length <= reference_length:
+        return value  # exactly, not value * L / L (which rounds)
+    return value * reference_length / length
 
 
 def episode_metrics(
