@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
             unknown = sorted(i for i in by_id if i not in known)
             file_notes = list(responses.notes)
             file_notes += [
-                f"entry {e.index}: {e.error.message}"
+                e.error.message
                 for e in responses.errors
                 if e.identifier is None and e.error is not None
             ]

@@ -173,7 +173,9 @@ def evaluate_actions(
     )
 
 
-def parse_error_result(task: Task, message: str, notes: Iterable[str] = ()) -> TaskResult:
+def parse_error_result(
+    task: Task, message: str, notes: Iterable[str] = (), kind: ErrorKind = ErrorKind.PARSING
+) -> TaskResult:
     """A response that could not be read as a plan: a parsing error; nothing ran, so no
     goal is met (the totals still count, so nothing leaves the denominators)."""
     goals, unmet, _ = goal_counts(task, replay(task.world, task.initial, ()))
@@ -182,7 +184,7 @@ def parse_error_result(task: Task, message: str, notes: Iterable[str] = ()) -> T
         dataset=task.dataset,
         executable=False,
         success=False,
-        error=StepError(0, None, ErrorKind.PARSING, message),
+        error=StepError(0, None, kind, message),
         warnings=(),
         goals={k: GoalCount(0, v.total) for k, v in goals.items()},
         unmet_goals=unmet,
@@ -196,7 +198,8 @@ def evaluate_response(task: Task, text: str, dataset: Dataset) -> TaskResult:
     """Parse an LLM response and score it."""
     parsed = parse_actions(text, dataset)
     if parsed.error is not None:
-        return parse_error_result(task, parsed.error.message, parsed.notes)
+        e = parsed.error
+        return parse_error_result(task, e.message, parsed.notes, ErrorKind(e.kind))
     return evaluate_actions(task, parsed.actions, parsed.notes)
 
 
