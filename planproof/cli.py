@@ -359,6 +359,10 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str]] = {
         "planproof.commands.evaluate_teach",
         "check TEACh episodes against their task definitions (SR, GC, TLW)",
     ),
+    ("evaluate", "housekeep"): (
+        "planproof.commands.evaluate_housekeep",
+        "score Housekeep tidy-house episodes (ES, OS, SOS, RQ, PPE, MOC, MC)",
+    ),
 }
 """Commands implemented in ``planproof.commands``: path → (module, help). A module
 exposes ``add_arguments(parser)`` and ``run(args) -> int`` and imports heavy libraries

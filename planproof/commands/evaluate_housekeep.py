@@ -1,0 +1,289 @@
+"""``planproof evaluate housekeep``: replay Housekeep episodes and score them with the
+paper's tidy-house metrics.
+
+With no episode files it runs the bundled demo episodes (``planproof/examples/housekeep``)
+against the bundled sample preference store. Each episode gets one JSON line (metrics,
+per-object diagnosis, replay errors, Z3 goal check, oracle upper bound); the summary holds
+mean ± standard error per metric. A malformed episode becomes an error record and the run
+goes on. Exit status: 0 evaluated (and every ``expected`` value in the files matched), 1 an
+``expected`` value differs (or, with ``--require-success``, an episode failed), 2 bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+EXIT_OK, EXIT_NO, EXIT_BAD_INPUT = 0, 1, 2
+TOLERANCE = 1e-9
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "episodes",
+        nargs="*",
+        type=Path,
+        help="episode files (.json: one episode, a list, or {'episodes': [...]}; .jsonl); "
+        "default: the bundled demo episodes",
+    )
+    parser.add_argument(
+        "--preferences",
+        type=Path,
+        default=None,
+        help="preference store (.json or .csv); default: the bundled sample",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="directory for episodes.jsonl (one record per episode) and summary.json",
+    )
+    parser.add_argument(
+        "--rq-normalization",
+        choices=("mean", "sum"),
+        default="mean",
+        help="RQ averaged over O_mi (default, range [0,1]) or the printed sum",
+    )
+    parser.add_argument(
+        "--mrr",
+        choices=("correct", "all"),
+        default="correct",
+        help="reciprocal rank averaged over the annotators who voted correct (default, as "
+        "the reference code) or over all annotators",
+    )
+    parser.add_argument(
+        "--no-goal-check", action="store_true", help="skip the Z3 satisfiability check"
+    )
+    parser.add_argument(
+        "--require-success",
+        action="store_true",
+        help="exit 1 unless every episode reaches episode success",
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+
+def _bundled_episodes() -> list[tuple[str, str]]:
+    from importlib import resources
+
+    folder = resources.files("planproof.examples").joinpath("housekeep")
+    return sorted(
+        (f"housekeep/{p.name}", p.read_text(encoding="utf-8"))
+        for p in folder.iterdir()
+        if p.name.endswith(".json")
+    )
+
+
+def _documents(args: argparse.Namespace) -> list[tuple[str, int, Any]]:
+    from planproof.simulators.housekeep.episode import episode_documents, read_text
+
+    sources = (
+        [(str(p), read_text(p)) for p in args.episodes] if args.episodes else _bundled_episodes()
+    )
+    return [
+        (name, i, doc)
+        for name, text in sources
+        for i, doc in enumerate(episode_documents(text, name))
+    ]
+
+
+def evaluate_document(
+    doc: Any, store: Any, variants: Any, *, goal_check: bool = True
+) -> dict[str, Any]:
+    """One episode document → its JSON record (raises ``EpisodeFormatError`` if malformed)."""
+    from planproof.metrics.housekeep import score_episode
+    from planproof.simulators.housekeep.episode import episode_from_json
+    from planproof.simulators.housekeep.goal import check_goal, oracle_actions
+    from planproof.simulators.housekeep.world import run
+
+    episode = episode_from_json(doc)
+    outcome = run(episode)
+    scores = score_episode(episode, outcome, store, variants)
+    metrics = scores.metrics()
+    mismatches = {
+        k: {"expected": v, "got": metrics[k]}
+        for k, v in episode.expected.items()
+        if not math.isclose(metrics[k], v, rel_tol=0.0, abs_tol=TOLERANCE)
+    }
+    record: dict[str, Any] = {
+        "id": episode.id,
+        "ok": True,
+        "metrics": metrics,
+        "counts": {
+            k: getattr(scores, k)
+            for k in (
+                "objects",
+                "misplaced",
+                "interacted",
+                "considered",
+                "picks_places",
+                "min_picks_places",
+            )
+        },
+        "objects": scores.to_dict()["per_object"],
+        "replay": outcome.replay.to_dict(),
+        "expected": dict(episode.expected),
+        "mismatches": mismatches,
+    }
+    oracle_plan = oracle_actions(episode, store, mrr=variants.mrr)
+    if oracle_plan is None:
+        record["oracle"] = None
+    else:
+        best = score_episode(episode, run(episode, oracle_plan), store, variants)
+        record["oracle"] = {
+            "actions": list(oracle_plan),
+            "rearrangement_quality": best.rearrangement_quality,
+            "soft_object_success": best.soft_object_success,
+            "episode_success": best.episode_success,
+        }
+    if goal_check:
+        record["goal"] = check_goal(episode, store).to_dict()
+    return record
+
+
+def _aggregate(values: list[float]) -> dict[str, Any]:
+    from planproof.metrics.housekeep import aggregate
+
+    if not values:  # NaN is not JSON
+        return {"mean": None, "stderr": None, "n": 0}
+    a = aggregate(values)
+    return {"mean": a.mean, "stderr": a.stderr, "n": a.n}
+
+
+def _summary(records: list[dict[str, Any]], args: argparse.Namespace) -> dict[str, Any]:
+    from planproof.metrics.housekeep import METRICS
+
+    good = [r for r in records if r["ok"]]
+    out: dict[str, Any] = {
+        "episodes": len(records),
+        "evaluated": len(good),
+        "bad_input": len(records) - len(good),
+        "metrics": {m: _aggregate([r["metrics"][m] for r in good]) for m in METRICS},
+        "executable": sum(1 for r in good if r["replay"]["executable"]),
+        "expectation_mismatches": sum(1 for r in good if r["mismatches"]),
+        "variants": {"rq_normalization": args.rq_normalization, "mrr": args.mrr},
+        "preferences": str(args.preferences) if args.preferences else "bundled sample",
+    }
+    if not args.no_goal_check:
+        out["unsatisfiable_goals"] = sum(
+            1 for r in good if not r["goal"]["satisfiable"] and not r["goal"]["unknown"]
+        )
+    return out
+
+
+def _print_table(records: list[dict[str, Any]], summary: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    short = {
+        "episode_success": "ES",
+        "object_success": "OS",
+        "soft_object_success": "SOS",
+        "rearrangement_quality": "RQ",
+        "pick_place_efficiency": "PPE",
+        "misplaced_found": "MOC",
+        "map_coverage": "MC",
+    }
+    table = Table(title="Housekeep episodes")
+    table.add_column("episode")
+    for s in short.values():
+        table.add_column(s, justify="right")
+    table.add_column("first error")
+    for r in records:
+        if not r["ok"]:
+            table.add_row(
+                str(r.get("id") or r["source"]), *["—"] * len(short), f"bad input: {r['message']}"
+            )
+            continue
+        err = r["replay"]["error"]
+        note = f"{err['error_type']} at step {err['step']}" if err else ""
+        if r["mismatches"]:
+            note += " (differs from expected: " + ", ".join(r["mismatches"]) + ")"
+        table.add_row(r["id"], *(f"{r['metrics'][m]:.2f}" for m in short), note)
+    agg = summary["metrics"]
+    table.add_row(
+        "mean ± s.e.",
+        *(
+            "—" if agg[m]["n"] == 0 else f"{agg[m]['mean']:.2f}±{agg[m]['stderr']:.2f}"
+            for m in short
+        ),
+        "",
+    )
+    console = Console()
+    if not console.is_terminal:
+        console = Console(width=160)
+    console.print(table)
+
+
+def run(args: argparse.Namespace) -> int:
+    from planproof.metrics.housekeep import Variants
+    from planproof.simulators.housekeep.errors import HousekeepError
+    from planproof.simulators.housekeep.preferences import load_store, sample_store
+
+    try:
+        store = load_store(args.preferences) if args.preferences else sample_store()
+        documents = _documents(args)
+    except HousekeepError as err:
+        return _bad_input(args, str(err))
+    if not documents:
+        return _bad_input(args, "no episodes given")
+    variants = Variants(rq_normalization=args.rq_normalization, mrr=args.mrr)
+    records: list[dict[str, Any]] = []
+    for source, index, doc in documents:
+        try:
+            rec = evaluate_document(doc, store, variants, goal_check=not args.no_goal_check)
+        except HousekeepError as err:
+            ident = doc.get("id") if isinstance(doc, dict) else None
+            rec = {
+                "id": ident if isinstance(ident, str) else None,
+                "ok": False,
+                "error": "bad-input",
+                "message": str(err),
+            }
+        records.append({"source": source, "index": index, **rec})
+    summary = _summary(records, args)
+    if args.out is not None:
+        try:
+            args.out.mkdir(parents=True, exist_ok=True)
+            with (args.out / "episodes.jsonl").open("w", encoding="utf-8") as fh:
+                for r in records:
+                    fh.write(json.dumps(r, sort_keys=True) + "\n")
+            (args.out / "summary.json").write_text(
+                json.dumps(summary, indent=2, sort_keys=True) + "\n", encoding="utf-8"
+            )
+        except OSError as err:
+            return _bad_input(args, f"cannot write to {args.out}: {err}")
+    if args.json:
+        print(json.dumps({"summary": summary, "episodes": records}, indent=2, sort_keys=True))
+    else:
+        _print_table(records, summary)
+    if summary["bad_input"]:
+        return EXIT_BAD_INPUT
+    failed = args.require_success and any(
+        r["metrics"]["episode_success"] < 1.0 for r in records if r["ok"]
+    )
+    return EXIT_NO if summary["expectation_mismatches"] or failed else EXIT_OK
+
+
+def _bad_input(args: argparse.Namespace, message: str) -> int:
+    if args.json:
+        print(json.dumps({"error": "bad-input", "message": message}, indent=2))
+    else:
+        print(f"planproof: error: {message}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Stand-alone entry point (``python -m planproof.commands.evaluate_housekeep``)."""
+    parser = argparse.ArgumentParser(
+        prog="planproof evaluate housekeep", description=__doc__.splitlines()[0]
+    )
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
