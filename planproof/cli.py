@@ -363,6 +363,10 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str]] = {
         "planproof.commands.evaluate_housekeep",
         "score Housekeep tidy-house episodes (ES, OS, SOS, RQ, PPE, MOC, MC)",
     ),
+    ("evaluate", "partnr"): (
+        "planproof.commands.evaluate_partnr",
+        "replay two-agent PARTNR plans and score them with the evaluation functions",
+    ),
 }
 """Commands implemented in ``planproof.commands``: path → (module, help). A module
 exposes ``add_arguments(parser)`` and ``run(args) -> int`` and imports heavy libraries

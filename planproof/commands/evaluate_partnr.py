@@ -1,0 +1,187 @@
+"""``planproof evaluate partnr``: replay two-agent plans in the symbolic PARTNR world and
+score them with the paper's evaluation functions.
+
+With no files it runs the bundled corpus (``planproof/examples/partnr``: 33 episodes over
+two houses, with a gold plan and wrong plans for each). Every plan gets one record:
+success, percent complete, steps, planning cycles, task offloading, extraneous effort,
+the first execution error (classified: parsing, hallucination, affordance naming the
+agent, missing step, wrong order...), the failure explanation and, with ``--ltl``, the
+percent complete of the compiled LTL view. Exit status: 0 evaluated (and every ``expect``
+block in the plans file matched), 1 an ``expect`` block differs (or, with
+``--require-success``, a plan failed), 2 bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+EXIT_OK, EXIT_NO, EXIT_BAD_INPUT = 0, 1, 2
+MAX_BYTES = 50_000_000
+TOLERANCE = 1e-9
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--episodes",
+        type=Path,
+        default=None,
+        help="episodes file ({'scenes': ..., 'episodes': [...]} or a list); "
+        "default: the bundled corpus",
+    )
+    parser.add_argument(
+        "--plans",
+        type=Path,
+        default=None,
+        help="plans file ({'plans': [{'episode_id', 'name', 'agent_0': [...], "
+        "'agent_1': [...], 'expect'?}]} or {episode_id: {agent: [...]}}); "
+        "default: the bundled plans",
+    )
+    parser.add_argument("--episode", action="append", default=None, help="only this episode id")
+    parser.add_argument("--ltl", action="store_true", help="also evaluate the compiled LTL view")
+    parser.add_argument(
+        "--require-success", action="store_true", help="exit 1 unless every plan succeeds"
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+
+def _load(path: Path | None, bundled: str) -> Any:
+    if path is None:
+        from importlib import resources
+
+        text = (
+            resources.files("planproof.examples")
+            .joinpath("partnr", bundled)
+            .read_text(encoding="utf-8")
+        )
+        return json.loads(text)
+    try:
+        if path.stat().st_size > MAX_BYTES:
+            raise ValueError(f"{path}: over {MAX_BYTES} bytes")
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
+        raise ValueError(f"cannot read {path}: {err}") from None
+
+
+def _plans(data: Any) -> list[dict[str, Any]]:
+    if isinstance(data, Mapping) and isinstance(data.get("plans"), list):
+        items = data["plans"]
+    elif isinstance(data, list):
+        items = data
+    elif isinstance(data, Mapping):
+        items = [{"episode_id": k, **v} if isinstance(v, Mapping) else v for k, v in data.items()]
+    else:
+        raise ValueError("plans file: expected {'plans': [...]}, a list or a mapping")
+    out: list[dict[str, Any]] = []
+    for k, item in enumerate(items):
+        if not isinstance(item, Mapping) or not isinstance(item.get("episode_id"), str):
+            raise ValueError(f"plans[{k}]: an object with an episode_id is expected")
+        out.append(dict(item))
+    return out
+
+
+def _check(expect: Any, rec: dict[str, Any]) -> list[str]:
+    if not isinstance(expect, Mapping):
+        return ["expect must be an object"]
+    bad: list[str] = []
+    if "success" in expect and expect["success"] != rec["success"]:
+        bad.append(f"success {rec['success']} != {expect['success']}")
+    pc = expect.get("percent_complete")
+    if isinstance(pc, int | float) and abs(pc - rec["percent_complete"]) > TOLERANCE:
+        bad.append(f"percent_complete {rec['percent_complete']:.4f} != {pc}")
+    for s in expect.get("explanation", []):
+        if s not in rec["explanation"]:
+            bad.append(f"explanation lacks {s!r}")
+    err = expect.get("error")
+    got = rec["error"]
+    if isinstance(err, Mapping):
+        if got is None or got["error_type"] != err.get("kind", got["error_type"]):
+            bad.append(f"error {got and got['error_type']} != {err.get('kind')}")
+        elif "index" in err and got["step"] != err["index"]:
+            bad.append(f"error at step {got['step']} != {err['index']}")
+        elif str(err.get("message", "")) not in str(got["message"]):
+            bad.append(f"error message lacks {err.get('message')!r}")
+    elif "error" not in expect and got is not None and expect:
+        bad.append(f"unexpected error {got['error_type']}")
+    return bad
+
+
+def run(args: argparse.Namespace) -> int:
+    from planproof.metrics.partnr import aggregate, episode_metrics
+    from planproof.simulators.partnr.errors import PartnrError
+    from planproof.simulators.partnr.world import load_episodes
+
+    try:
+        episodes = {e.episode_id: e for e in load_episodes(_load(args.episodes, "episodes.json"))}
+        plans = _plans(_load(args.plans, "plans.json"))
+        wanted = set(args.episode or [])
+        rows = []
+        records: list[dict[str, Any]] = []
+        mismatches = 0
+        for k, p in enumerate(plans):
+            eid = p["episode_id"]
+            if wanted and eid not in wanted:
+                continue
+            if eid not in episodes:
+                raise ValueError(f"plans[{k}]: unknown episode {eid!r}")
+            agents = {a: v for a, v in p.items() if a not in ("episode_id", "name", "expect")}
+            m = episode_metrics(
+                episodes[eid], agents, name=str(p.get("name", f"plan_{k}")), ltl=args.ltl
+            )
+            rec = m.to_dict()
+            if "expect" in p:
+                rec["expect_mismatch"] = _check(p["expect"], rec)
+                mismatches += bool(rec["expect_mismatch"])
+            rows.append(m)
+            records.append(rec)
+    except (PartnrError, ValueError) as err:
+        if args.json:
+            print(json.dumps({"ok": False, "error": {"error": "bad-input", "message": str(err)}}))
+        else:
+            print(f"planproof: error: {err}")
+        return EXIT_BAD_INPUT
+    summary = aggregate(rows)
+    if args.json:
+        print(json.dumps({"ok": True, "plans": records, "summary": summary}, indent=2))
+    else:
+        _table(records, summary, mismatches)
+    if mismatches or (args.require_success and not all(r.success for r in rows)):
+        return EXIT_NO
+    return EXIT_OK
+
+
+def _table(records: list[dict[str, Any]], summary: Mapping[str, Any], mismatches: int) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="PARTNR evaluation", expand=True)
+    for col, width in (("episode", 7), ("plan", 12), ("S", 1), ("PC", 4), ("steps", 5),
+                       ("cycles", 6), ("error", 10)):  # fmt: skip
+        table.add_column(col, no_wrap=True, min_width=width, overflow="ellipsis")
+    table.add_column("why", no_wrap=True, overflow="ellipsis", ratio=1)
+    for r in records:
+        err = r["error"]
+        why = r["explanation"].splitlines()[1:2] or [""]
+        mark = "" if not r.get("expect_mismatch") else " (!)"
+        table.add_row(
+            r["episode_id"],
+            r["plan"] + mark,
+            "1" if r["success"] else "0",
+            f"{r['percent_complete']:.2f}",
+            str(r["steps"]),
+            str(r["planning_cycles"]),
+            f"{err['error_type']}@{err['step']}" if err else "",
+            why[0].strip(" -"),
+        )
+    console = Console()
+    console.print(table)
+    console.print(
+        ", ".join(
+            f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}" for k, v in summary.items()
+        )
+    )
+    if mismatches:
+        console.print(f"{mismatches} plan(s) differ from their expect block")

@@ -1,0 +1,61 @@
+"""``planproof evaluate partnr``: the bundled demo, files, bad input and exit statuses."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import pytest
+
+from planproof.commands import evaluate_partnr as cmd
+
+
+def _run(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser()
+    cmd.add_arguments(parser)
+    return cmd.run(parser.parse_args(argv))
+
+
+def test_bundled_demo_meets_every_expectation(capsys: pytest.CaptureFixture[str]) -> None:
+    assert _run(["--json", "--ltl"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["ok"] and len(out["plans"]) >= 60
+    assert all(r["expect_mismatch"] == [] for r in out["plans"])
+    assert all(r["ltl_note"] == "" or "Constraint" in r["ltl_note"] for r in out["plans"])
+    assert 0 < out["summary"]["success_rate"] < 1
+
+
+def test_table_output_and_require_success(capsys: pytest.CaptureFixture[str]) -> None:
+    assert _run(["--episode", "cf_01"]) == 0
+    assert "cf_01" in capsys.readouterr().out
+    assert _run(["--episode", "cf_01", "--require-success"]) == 1
+
+
+def test_files_and_mismatch(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    plans = tmp_path / "plans.json"
+    plans.write_text(json.dumps({"cf_01": {"agent_0": ["Done[]"],
+                                           "expect": {"success": True}}}))  # fmt: skip
+    assert _run(["--plans", str(plans), "--json"]) == 1
+    rec = json.loads(capsys.readouterr().out)["plans"][0]
+    assert rec["expect_mismatch"] == ["success False != True"]
+
+
+@pytest.mark.parametrize(
+    "content",
+    ["not json", "[1, 2]", json.dumps({"plans": [{"episode_id": "nope", "agent_0": []}]}),
+     json.dumps({"plans": [{"episode_id": "cf_01", "agent_0": [3]}]})],
+)  # fmt: skip
+def test_bad_plans_exit_2(tmp_path: Path, content: str, capsys: pytest.CaptureFixture[str]) -> None:
+    plans = tmp_path / "plans.json"
+    plans.write_text(content)
+    assert _run(["--plans", str(plans), "--json"]) == 2
+    assert json.loads(capsys.readouterr().out)["ok"] is False
+
+
+def test_bad_episodes_exit_2(tmp_path: Path) -> None:
+    eps = tmp_path / "e.json"
+    eps.write_text(json.dumps({"episodes": [{"episode_id": "x", "rooms": ["r"],
+                                             "objects": {"o": {"on_top": "f"}}}]}))  # fmt: skip
+    assert _run(["--episodes", str(eps)]) == 2
+    assert _run(["--episodes", str(tmp_path / "missing.json")]) == 2
