@@ -1,4 +1,4 @@
-"""Hypothesis strategies for planproof's logic, for property-testing evaluators.
+"""Hypothesis strategies for planproof's logic and worlds, for property-testing evaluators.
 
     from hypothesis import given
     from planproof.testing import formulas, universes, traces
@@ -19,17 +19,41 @@ from functools import cache
 
 from hypothesis import strategies as st
 
+from planproof.interface.strategies import (
+    behavior_responses,
+    virtualhome_plans,
+    virtualhome_responses,
+)
 from planproof.ltl import ast
 from planproof.ltl.trace import State, Trace, Universe
+from planproof.simulators.housekeep.strategies import (
+    episodes as housekeep_episodes,
+)
+from planproof.simulators.housekeep.strategies import (
+    preference_stores as housekeep_preference_stores,
+)
+from planproof.simulators.partnr.strategies import evaluations as partnr_evaluations
+from planproof.simulators.partnr.strategies import propositions as partnr_propositions
+from planproof.simulators.partnr.strategies import traces as partnr_traces
+from planproof.simulators.teach.strategies import symbolic_states as teach_states
 
 __all__ = [
     "Vocabulary",
+    "behavior_responses",
     "formulas",
     "ground_atoms",
+    "housekeep_episodes",
+    "housekeep_preference_stores",
+    "partnr_evaluations",
+    "partnr_propositions",
+    "partnr_traces",
     "state_formulas",
     "states",
+    "teach_states",
     "traces",
     "universes",
+    "virtualhome_plans",
+    "virtualhome_responses",
 ]
 
 
