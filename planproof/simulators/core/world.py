@@ -130,20 +130,22 @@ class World:
 
     def effects(
         self, bound: Bound, state: State, facts: KeyFacts | None = None
-    ) -> tuple[frozenset[Atom], frozenset[Atom]]:
-        """(additions, deletions) of ``bound`` in ``state``; conditions read the state
-        *before* the action, as PDDL says. Deletions are only those atoms that hold (and
-        that no addition restores), so an empty pair means nothing would change."""
+    ) -> tuple[frozenset[Atom], frozenset[Atom], bool]:
+        """(additions, deletions, whether any effect applies) of ``bound`` in ``state``;
+        conditions read the state *before* the action, as PDDL says. Deletions are only
+        atoms that hold (and that no addition restores)."""
         adds: set[Atom] = set()
         dels: set[Atom] = set()
         _, eff = self._compiled[bound.operator.name]
         eff(facts or self.key_facts(state), dict(bound.env), adds, dels)
-        return frozenset(adds), frozenset(dels - adds)
+        applied = bool(adds or dels)
+        dels.discard(_NOOP)
+        return frozenset(adds), frozenset(dels - adds), applied
 
     def apply(self, bound: Bound, state: State) -> State:
         """The state after ``bound`` runs, ignoring its precondition (for planners that
         have checked it)."""
-        adds, dels = self.effects(bound, state)
+        adds, dels, _ = self.effects(bound, state)
         if adds <= state and not dels:
             return state
         return (state - dels) | adds
@@ -153,10 +155,12 @@ class World:
         an additional step leaves it unchanged by definition.
 
         An additional step is an action that cannot run because what it would do is
-        already done (its precondition fails and every effect already holds: opening an
-        open door, sitting while seated). An executable action that changes nothing
-        (walking to where one stands) runs without a warning, as in the reference
-        executors; see ``docs/action-sequencing.md``."""
+        already done: its precondition fails, some effect applies and every applicable
+        effect already holds (opening an open door, sitting while seated). With no
+        applicable effect (placing from an empty hand) it is a missing step. An
+        executable action that changes nothing (walking to where one stands) runs
+        without a warning, as in the reference executors; see
+        ``docs/action-sequencing.md``."""
         bound = self.bind(action, index) if isinstance(action, Action) else action
         if isinstance(bound, StepError):
             return StepResult(state, bound)
@@ -181,8 +185,8 @@ class World:
                     unmet=unmet,
                 ),
             )
-        adds, dels = self.effects(bound, state, keys)
-        if not holds and op.effects and adds <= state and not dels:
+        adds, dels, applied = self.effects(bound, state, keys)
+        if not holds and applied and adds <= state and not dels:
             shown = tuple(sorted(_text(a) for a in adds))
             what = ", ".join(shown) if shown else "none of its effects applies"
             return StepResult(
@@ -212,6 +216,8 @@ class World:
 
 
 _EffectFn = Callable[[KeyFacts, dict[str, str], set[Atom], set[Atom]], None]
+_NOOP = Atom("__applied_noop__")
+"""Marks a deletion that applied to an atom already false."""
 
 _COMPILED: dict[int, tuple[Domain, dict[str, tuple[Cond, _EffectFn]]]] = {}
 
@@ -263,6 +269,8 @@ def _delete(atom: Atom) -> _EffectFn:
     def run(k: KeyFacts, env: dict[str, str], adds: set[Atom], dels: set[Atom]) -> None:
         if (pred, tuple((False, n if c else env[n]) for c, n in spec)) in k.keys:
             dels.add(ground(atom, env))
+        else:
+            dels.add(_NOOP)  # applied, but already false: cheaper than building the atom
 
     return run
 

@@ -228,10 +228,10 @@ def convert_task(
         if "clothes" in props or n["class_name"] in SQUEEZABLE:
             props.add("squeezable")
         static.extend([p, nm] for p in sorted(props))
-        for s in n["states"]:
-            s = s.lower()
-            if s in STATES or (nid == CHARACTER_ID and s in CHARACTER_STATES):
-                fluents.append([s, nm])
+        for raw in n["states"]:
+            st = raw.lower()
+            if st in STATES or (nid == CHARACTER_ID and st in CHARACTER_STATES):
+                fluents.append([st, nm])
     inside: dict[int, list[int]] = {}
     for e in init["edges"]:
         f, rel, t = _edge_key(e)

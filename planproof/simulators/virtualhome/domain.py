@@ -137,18 +137,18 @@ def _c2(name: str, pre: str, eff: str, description: str = "") -> Operator:
 
 
 def _operators() -> list[Operator]:
-    walk = dict(pre=_STANDING, eff=f"(and {_MOVE})")
+    walk = {"pre": _STANDING, "eff": f"(and {_MOVE})"}
     only_find = f"(or {_near()} (body_part ?o) (ontop ?o ?c))"
-    find = dict(
-        pre=f"(or {only_find} {_STANDING})",
-        eff=f"""(and (forall (?x - object) (not (facing ?c ?x)))
+    find = {
+        "pre": f"(or {only_find} {_STANDING})",
+        "eff": f"""(and (forall (?x - object) (not (facing ?c ?x)))
                      (when {only_find} (next_to ?c ?o))
                      (when (not {only_find}) (and {_MOVE})))""",
-    )
-    clean = dict(pre=_near(), eff="(and (clean ?o) (not (dirty ?o)))")
-    move = dict(pre=f"(and (movable ?o) {_near()} {_REACHABLE} {_FREE_HAND})")
-    push = dict(pre=f"(and {_near()} {_REACHABLE} {_FREE_HAND})")
-    lookat = dict(pre=_FACING)
+    }
+    clean = {"pre": _near(), "eff": "(and (clean ?o) (not (dirty ?o)))"}
+    move = {"pre": f"(and (movable ?o) {_near()} {_REACHABLE} {_FREE_HAND})"}
+    push = {"pre": f"(and {_near()} {_REACHABLE} {_FREE_HAND})"}
+    lookat = {"pre": _FACING}
     put_common = (
         "(and (not (holds_rh ?c ?o)) (not (holds_lh ?c ?o)) (next_to ?c ?d) "
         "(obj_next_to ?o ?d) (obj_next_to ?d ?o)"
@@ -179,7 +179,10 @@ def _operators() -> list[Operator]:
         _c(
             "grab",
             f"(and (grabbable ?o) {_near()} {_REACHABLE} {_FREE_HAND} (not {_HELD}))",
-            f"""(when (not {_HELD}) (and
+            f"""(and
+               (when (holds_rh ?c ?o) (holds_rh ?c ?o))
+               (when (holds_lh ?c ?o) (holds_lh ?c ?o))
+               (when (not {_HELD}) (and
                (when (not (exists (?h - object) (holds_rh ?c ?h))) (holds_rh ?c ?o))
                (when (exists (?h - object) (holds_rh ?c ?h)) (holds_lh ?c ?o))
                (forall (?x - object)
@@ -188,8 +191,8 @@ def _operators() -> list[Operator]:
                (forall (?x - object)
                    (when (and (not (room ?x))
                               (or (ontop ?o ?x) (inside ?o ?x) (obj_next_to ?o ?x)))
-                         (next_to ?c ?x)))))""",
-            "grab sth (grabbing what is already in hand changes nothing)",
+                         (next_to ?c ?x))))))""",
+            "grab sth (the intended effect of grabbing what is in hand already holds)",
         ),
         _c(
             "open",
@@ -318,9 +321,9 @@ def _operators() -> list[Operator]:
 def virtualhome_domain() -> Domain:
     """The VirtualHome domain (built once per process)."""
     obj, char = ("object",), ("character",)
-    predicates: dict[str, tuple[str, ...]] = {p: obj for p in (*STATES, *PROPERTIES)}
-    predicates.update({p: char for p in CHARACTER_STATES})
-    predicates.update({r: ("object", "object") for r in RELATIONS})
+    predicates: dict[str, tuple[str, ...]] = dict.fromkeys((*STATES, *PROPERTIES), obj)
+    predicates.update(dict.fromkeys(CHARACTER_STATES, char))
+    predicates.update(dict.fromkeys(RELATIONS, ("object", "object")))
     predicates["between"] = ("object", "object", "object")
     ops = _operators()
     return Domain(

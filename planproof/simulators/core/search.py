@@ -1,0 +1,346 @@
+"""Refining subgoals into actions: search from the current state to each subgoal in turn.
+
+EAI's subgoal-decomposition evaluator (``seed-eai.md`` §2.3) turns a subgoal sequence into
+an action sequence by breadth-first search over all actions, subgoal by subgoal, with a
+bound on the actions per subgoal. This module does that for any :class:`World`: ground
+actions are every operator over every type-fitting object (minus those its static
+properties forbid), states are frozensets so visited states are memoised, and the goal is
+a predicate of (state, last action) so a subgoal may name an action (``touch(cup.1)``).
+``mode="greedy"`` is the faster planner-backed alternative: greedy best-first search on
+the number of unmet top-level literals, still returning a valid (not necessarily
+shortest) path.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+from planproof.ltl.ast import And, Atom, Const, Formula, Not, constants
+from planproof.ltl.trace import State
+from planproof.pddl.schema import Add, Delete, Effect, ForallEffect, Operator, When
+from planproof.simulators.core.logic import Facts
+from planproof.simulators.core.outcome import Action
+from planproof.simulators.core.replay import action_atom
+from planproof.simulators.core.world import Bound, World
+
+__all__ = [
+    "DEFAULT_DEPTH",
+    "DEFAULT_MAX_STATES",
+    "GoalTest",
+    "SearchResult",
+    "focus_objects",
+    "formula_goal",
+    "ground_actions",
+    "search",
+]
+
+DEFAULT_DEPTH = 6
+"""Actions per subgoal (the paper bounds them without giving the value)."""
+DEFAULT_MAX_STATES = 2_000
+"""States expanded per subgoal before giving up (reported as ``limit``)."""
+
+GoalTest = Callable[[State, Atom | None], bool]
+"""Whether a subgoal holds: the state reached and the action that reached it (None at the
+start)."""
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """``status``: ``reached`` (``actions`` lead to ``state``), ``already_true`` (the goal
+    holds where the search starts; no actions), ``unreachable`` (no path within the depth
+    bound) or ``limit`` (the state budget ran out first)."""
+
+    status: str
+    actions: tuple[Action, ...] = ()
+    states: tuple[State, ...] = ()
+    expanded: int = 0
+
+    @property
+    def found(self) -> bool:
+        return self.status in ("reached", "already_true")
+
+
+_GROUND: dict[int, tuple[World, tuple[Bound, ...]]] = {}
+
+
+def ground_actions(world: World) -> tuple[Bound, ...]:
+    """Every operator applied to every tuple of objects of the parameters' types, minus
+    the bindings that a static top-level conjunct of the precondition rules out (an
+    affordance: ``grabbable(?o)``); cached per world. The full three-valued affordance
+    test is left to the per-state precondition check, as it is costly on quantified
+    preconditions."""
+    hit = _GROUND.get(id(world))
+    if hit is not None and hit[0] is world:
+        return hit[1]
+    u = world.universe
+    facts = Facts(frozenset(), world.static, u)
+    fluents = world.domain.fluents
+    out: list[Bound] = []
+    for name in sorted(world.domain.operators):
+        op = world.domain.operators[name]
+        explicit = [p for p in op.params if p.name not in op.implicit]
+        pools = [u.of_type(p.type) for p in explicit]
+        pre = op.precondition
+        static = [
+            c
+            for c in (pre.children if isinstance(pre, And) else (pre,))
+            if _literal_pred(c) not in fluents | {None}
+        ]
+        for objs in itertools.product(*pools):
+            b = world.bind(Action(name, tuple(objs)))
+            if not isinstance(b, Bound):
+                continue
+            if not all(facts.holds(c, b.env) for c in static):
+                continue
+            out.append(b)
+    result = tuple(out)
+    _GROUND[id(world)] = (world, result)
+    return result
+
+
+def _literal_pred(f: Formula) -> str | None:
+    """The predicate of an atom or negated atom (None for anything else)."""
+    if isinstance(f, Not):
+        f = f.body
+    return f.pred if isinstance(f, Atom) else None
+
+
+def formula_goal(world: World, f: Formula) -> GoalTest:
+    """A goal test for a ``then``-free formula: state atoms read in the state, atoms of
+    action-only predicates (operators that are no state predicate) true of the last
+    action."""
+    acts = frozenset(n for n in world.domain.operators if n not in world.domain.predicates)
+    static, universe = world.static, world.universe
+
+    def test(state: State, last: Atom | None) -> bool:
+        s = state | {last} if last is not None and last.pred in acts else state
+        return Facts(s, static, universe).holds(f, {})
+
+    return test
+
+
+def _unmet(f: Formula) -> Callable[[State, Atom | None], int]:
+    """Greedy heuristic: top-level conjuncts of ``f`` not yet holding."""
+    parts = f.children if isinstance(f, And) else (f,)
+
+    def count(state: State, last: Atom | None) -> int:
+        n = 0
+        for p in parts:
+            if isinstance(p, Atom):
+                n += p not in state and p != last
+            elif isinstance(p, Not) and isinstance(p.body, Atom):
+                n += p.body in state
+            else:
+                n += 1
+        return n
+
+    return count
+
+
+def _wanted(f: Formula, state: State) -> frozenset[str]:
+    """Predicates of the top-level literals of ``f`` that do not hold yet."""
+    out: set[str] = set()
+    for p in f.children if isinstance(f, And) else (f,):
+        if isinstance(p, Atom) and p not in state:
+            out.add(p.pred)
+        elif isinstance(p, Not) and isinstance(p.body, Atom) and p.body in state:
+            out.add(p.body.pred)
+    return frozenset(out)
+
+
+_CHANGES: dict[int, tuple[Operator, frozenset[str]]] = {}
+
+
+def _changes(op: Operator) -> frozenset[str]:
+    """Predicates an operator may add or delete (plus its own name, for action goals)."""
+    hit = _CHANGES.get(id(op))
+    if hit is not None and hit[0] is op:
+        return hit[1]
+    out: set[str] = {op.name}
+    stack: list[Effect] = list(op.effects)
+    while stack:
+        e = stack.pop()
+        if isinstance(e, Add | Delete):
+            out.add(e.atom.pred)
+        elif isinstance(e, When | ForallEffect):
+            stack.extend(e.effects)
+    res = frozenset(out)
+    _CHANGES[id(op)] = (op, res)
+    return res
+
+
+def _stuck(world: World, f: Formula, state: State, pool: Sequence[Bound]) -> bool:
+    """A relaxed test: some top-level literal of ``f`` is false now and no action of
+    ``pool`` has an effect that could make it true (an add of that very atom for a
+    positive literal, a delete for a negative one), whatever the state. Then no search
+    can reach ``f``: e.g. ``open(bathroom.1)`` when no binding of ``open`` is afforded."""
+    acts = {n for n in world.domain.operators if n not in world.domain.predicates}
+    need_add: set[Atom] = set()
+    need_del: set[Atom] = set()
+    for p in f.children if isinstance(f, And) else (f,):
+        if isinstance(p, Atom) and p.pred not in acts and p not in state:
+            if p in world.static:
+                continue
+            need_add.add(p)
+        elif isinstance(p, Not) and isinstance(p.body, Atom) and p.body in state:
+            need_del.add(p.body)
+    for b in pool:
+        if not need_add and not need_del:
+            return False
+        for kind, atom in _effect_atoms(b.operator):
+            target = need_add if kind is Add else need_del
+            for t in list(target):
+                if _may_ground_to(atom, b.env, t):
+                    target.discard(t)
+    return bool(need_add or need_del)
+
+
+def _effect_atoms(op: Operator) -> list[tuple[type, Atom]]:
+    out: list[tuple[type, Atom]] = []
+    stack: list[Effect] = list(op.effects)
+    while stack:
+        e = stack.pop()
+        if isinstance(e, Add | Delete):
+            out.append((type(e), e.atom))
+        elif isinstance(e, When | ForallEffect):
+            stack.extend(e.effects)
+    return out
+
+
+def _may_ground_to(atom: Atom, env: Mapping[str, str], target: Atom) -> bool:
+    """Whether ``atom`` under ``env`` (unbound variables match anything) can be ``target``."""
+    if atom.pred != target.pred or len(atom.args) != len(target.args):
+        return False
+    for a, t in zip(atom.args, target.args, strict=True):
+        name = a.name if isinstance(a, Const) else env.get(a.name)
+        if name is not None and name != t.name:
+            return False
+    return True
+
+
+def focus_objects(world: World, f: Formula, state: State) -> frozenset[str]:
+    """The objects a search for ``f`` considers: those ``f`` names, the acting agent, and
+    every object related to one of them in ``state`` (its container, its surface, what is
+    next to it, its room). A full search over every object is intractable beyond two or
+    three actions in a rich world; see ``docs/subgoal-decomposition.md``."""
+    named = set(constants(f))
+    if world.agent is not None:
+        named.add(world.agent)
+    out = set(named)
+    for a in state:
+        names = [t.name for t in a.args]
+        if len(names) >= 2 and named.intersection(names):
+            out.update(names)
+    return frozenset(o for o in out if o in world.universe)
+
+
+def _successors(
+    world: World, state: State, actions: Sequence[Bound]
+) -> Iterator[tuple[Bound, State]]:
+    """Applicable actions and their next states, lazily (a goal found early stops the
+    expansion before the remaining effects are computed)."""
+    keys = world.key_facts(state)
+    compiled = world._compiled
+    for b in actions:
+        pre, _ = compiled[b.operator.name]
+        if not pre(keys, dict(b.env)):
+            continue
+        eff = world.effects(b, state, keys)
+        adds, dels = eff[0], eff[1]
+        yield b, state if (adds <= state and not dels) else (state - dels) | adds
+
+
+def search(
+    world: World,
+    start: State,
+    goal: GoalTest,
+    *,
+    depth: int = DEFAULT_DEPTH,
+    max_states: int = DEFAULT_MAX_STATES,
+    mode: str = "bfs",
+    heuristic_of: Formula | None = None,
+    actions: Sequence[Bound] | None = None,
+    focus: Iterable[str] | None = None,
+) -> SearchResult:
+    """The shortest action sequence (``bfs``) or a heuristically found one (``greedy``,
+    guided by ``heuristic_of``) from ``start`` to a state where ``goal`` holds.
+
+    ``focus`` restricts the actions to those whose arguments are all in it (see
+    :func:`focus_objects`); ``heuristic_of`` (the subgoal formula) also orders actions
+    and enables the relaxed dead-end test."""
+    if goal(start, None):
+        return SearchResult("already_true", (), (), 0)
+    pool = ground_actions(world) if actions is None else tuple(actions)
+    if focus is not None:
+        keep = frozenset(focus)
+        pool = tuple(b for b in pool if keep.issuperset(b.action.args))
+    if heuristic_of is not None and _stuck(world, heuristic_of, start, pool):
+        return SearchResult("unreachable")
+    if heuristic_of is not None:
+        # actions on the objects the goal names first: within a BFS level the order is
+        # free, and a goal one step away is then found before the other effects are
+        # computed (the result is still a shortest path)
+        named = constants(heuristic_of)
+        wanted = _wanted(heuristic_of, start)
+        pool = tuple(
+            sorted(
+                pool,
+                key=lambda b: (
+                    not wanted.intersection(_changes(b.operator)),
+                    not named.intersection(b.action.args),
+                ),
+            )
+        )
+    parent: dict[State, tuple[State, Bound] | None] = {start: None}
+    expanded = 0
+
+    def path(end: State, last: Bound, before: State) -> SearchResult:
+        acts = [last.action]
+        states = [end]
+        s = before
+        while (p := parent[s]) is not None:
+            acts.append(p[1].action)
+            states.append(s)
+            s = p[0]
+        return SearchResult("reached", tuple(reversed(acts)), tuple(reversed(states)), expanded)
+
+    if mode == "greedy":
+        h = _unmet(heuristic_of) if heuristic_of is not None else (lambda s, a: 0)
+        tie = itertools.count()
+        heap: list[tuple[int, int, int, State]] = [(h(start, None), next(tie), 0, start)]
+        while heap:
+            _, _, d, state = heapq.heappop(heap)
+            if d >= depth:
+                continue
+            expanded += 1
+            if expanded > max_states:
+                return SearchResult("limit", expanded=expanded)
+            for b, nxt in _successors(world, state, pool):
+                last = action_atom(b.action)
+                if goal(nxt, last):
+                    return path(nxt, b, state)
+                if nxt not in parent:
+                    parent[nxt] = (state, b)
+                    heapq.heappush(heap, (h(nxt, last), next(tie), d + 1, nxt))
+        return SearchResult("unreachable", expanded=expanded)
+    if mode != "bfs":
+        raise ValueError(f"mode must be 'bfs' or 'greedy', not {mode!r}")
+    frontier: deque[tuple[State, int]] = deque([(start, 0)])
+    while frontier:
+        state, d = frontier.popleft()
+        if d >= depth:
+            continue
+        expanded += 1
+        if expanded > max_states:
+            return SearchResult("limit", expanded=expanded)
+        for b, nxt in _successors(world, state, pool):
+            if goal(nxt, action_atom(b.action)):
+                return path(nxt, b, state)
+            if nxt not in parent:
+                parent[nxt] = (state, b)
+                frontier.append((nxt, d + 1))
+    return SearchResult("unreachable", expanded=expanded)
