@@ -10,6 +10,15 @@ serialised with a file lock, so parallel test workers share one environment.
 
 The reference is driven by ``reference_driver.py`` in one subprocess per batch (JSON in,
 JSON out, see that file), so process start-up is paid once per batch, not per case.
+
+A second flavour, ``action-sequencing`` (its own venv, ``reference-as-venv``), runs the
+reference's VirtualHome action-sequencing evaluator (``evaluate_results``) through
+``reference_as_driver.py``. Importing and running that evaluator needs numpy besides the
+wheel (found by trying: its ``utils`` imports numpy at module level; scipy, networkx,
+pyquaternion, pddlgym and the wheel's other declared dependencies are never imported on
+that path, which the 342 gold and the mutated response files exercise), so the flavour
+adds a pinned numpy, from PyPI only. Keeping it in a venv of its own leaves the LTL
+environment, its stamp and its tests untouched.
 """
 
 from __future__ import annotations
@@ -33,13 +42,22 @@ from planproof.ltl.trace import Trace, ground_atom
 
 LARK_REQUIREMENT = "lark==1.3.1"
 """Pinned so that the reference's (Earley) parser is the same on every machine."""
+NUMPY_REQUIREMENT = "numpy==2.4.6"
+"""The one extra package the action-sequencing evaluator imports (pinned: same arithmetic
+everywhere; this release has wheels for CPython 3.11-3.14)."""
 ENV_FORMAT = 1
-"""Bump when the environment's recipe changes: existing environments are rebuilt."""
+"""Bump when the LTL environment's recipe changes: existing environments are rebuilt."""
+AS_ENV_FORMAT = 1
+"""The same, for the action-sequencing flavour."""
 VENV_NAME = "reference-venv"
+AS_VENV_NAME = "reference-as-venv"
 STAMP_NAME = "planproof-reference.json"
 DRIVER = Path(__file__).resolve().with_name("reference_driver.py")
 PROTOCOL = 1
 """The driver's job format (``PROTOCOL`` in reference_driver.py)."""
+AS_DRIVER = Path(__file__).resolve().with_name("reference_as_driver.py")
+AS_PROTOCOL = 1
+"""The action-sequencing driver's job format (``PROTOCOL`` in reference_as_driver.py)."""
 BUILD_TIMEOUT = 600.0
 VOCABULARY_MEMBER = "virtualhome_eval/resources/vocabulary.json"
 
@@ -111,31 +129,62 @@ def virtualhome_vocabulary() -> tuple[list[str], list[str]]:
     return list(vocab["tl_predicates"]), list(vocab["subgoal_actions"])
 
 
-def venv_dir() -> Path:
-    return cache_dir() / VENV_NAME
+@dataclass(frozen=True, slots=True)
+class Flavour:
+    """One reference environment: its venv's name, what is installed next to the wheel,
+    the import that proves it works, and the stamp's extra keys (recipe version)."""
+
+    venv: str
+    requirements: tuple[str, ...]
+    smoke_import: str
+    stamp_extra: tuple[tuple[str, Any], ...]
+    what: str
+
+
+LTL = Flavour(
+    VENV_NAME,
+    (LARK_REQUIREMENT,),
+    "virtualhome_eval.tl_formula.simple_tl_parser",
+    (("format", ENV_FORMAT),),
+    "the reference's LTL parser",
+)
+ACTION_SEQUENCING = Flavour(
+    AS_VENV_NAME,
+    (NUMPY_REQUIREMENT,),
+    "virtualhome_eval.evaluation.action_sequencing.scripts.evaluate_results",
+    (("format", AS_ENV_FORMAT), ("flavour", "action-sequencing")),
+    "the reference's action-sequencing evaluator",
+)
+
+
+def venv_dir(flavour: Flavour = LTL) -> Path:
+    return cache_dir() / flavour.venv
 
 
 def _python(venv: Path) -> Path:
     return venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
 
 
-def _stamp() -> dict[str, Any]:
-    return {
-        "format": ENV_FORMAT,
-        "eai_eval": EAI_EVAL_VERSION,
-        "wheel_sha256": WHEEL_SHA256,
-        "lark": LARK_REQUIREMENT,
+def _stamp(flavour: Flavour = LTL) -> dict[str, Any]:
+    stamp: dict[str, Any] = dict(flavour.stamp_extra)
+    stamp |= {"eai_eval": EAI_EVAL_VERSION, "wheel_sha256": WHEEL_SHA256}
+    if flavour is LTL:
+        stamp["lark"] = LARK_REQUIREMENT  # the LTL stamp's original keys, unchanged
+    else:
+        stamp["requirements"] = list(flavour.requirements)
+    stamp |= {
         "python": f"{sys.version_info.major}.{sys.version_info.minor}",
         "base_python": sys.base_prefix,
     }
+    return stamp
 
 
-def _is_current(venv: Path) -> bool:
+def _is_current(venv: Path, flavour: Flavour = LTL) -> bool:
     try:
         stamp = json.loads((venv / STAMP_NAME).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False
-    return bool(stamp == _stamp() and _python(venv).is_file())
+    return bool(stamp == _stamp(flavour) and _python(venv).is_file())
 
 
 def _run(cmd: Sequence[str], what: str, timeout: float) -> None:
@@ -152,7 +201,7 @@ def _run(cmd: Sequence[str], what: str, timeout: float) -> None:
         raise ReferenceUnavailableError(f"{what} failed (exit {proc.returncode}):\n{tail}")
 
 
-def _build(venv: Path, timeout: float) -> None:
+def _build(venv: Path, timeout: float, flavour: Flavour = LTL) -> None:
     try:
         wheel = ensure_wheel()
     except DataUnavailableError as exc:
@@ -161,30 +210,45 @@ def _build(venv: Path, timeout: float) -> None:
     _run([sys.executable, "-m", "venv", str(venv)], "creating the reference venv", timeout)
     py = str(_python(venv))
     _run(
-        [py, "-m", "pip", "install", "--no-deps", "--no-input", "--disable-pip-version-check",
-         str(wheel), LARK_REQUIREMENT],
-        f"installing eai-eval {EAI_EVAL_VERSION} and {LARK_REQUIREMENT} into {venv}",
+        [
+            py,
+            "-m",
+            "pip",
+            "install",
+            "--no-deps",
+            "--no-input",
+            "--disable-pip-version-check",
+            str(wheel),
+            *flavour.requirements,
+        ],
+        f"installing eai-eval {EAI_EVAL_VERSION} and {', '.join(flavour.requirements)} into {venv}",
         timeout,
     )
     _run(
-        [py, "-I", "-c", "import virtualhome_eval.tl_formula.simple_tl_parser"],
-        "importing the reference's LTL parser",
+        [py, "-I", "-c", f"import {flavour.smoke_import}"],
+        f"importing {flavour.what}",
         timeout,
     )
-    atomic_write_text(venv / STAMP_NAME, json.dumps(_stamp(), indent=1) + "\n")
+    atomic_write_text(venv / STAMP_NAME, json.dumps(_stamp(flavour), indent=1) + "\n")
 
 
-def ensure_reference_env(*, timeout: float = BUILD_TIMEOUT) -> Path:
+def ensure_reference_env(*, timeout: float = BUILD_TIMEOUT, flavour: Flavour = LTL) -> Path:
     """The reference environment's Python, building the environment on first use only."""
-    venv = venv_dir()
-    if _is_current(venv):
+    venv = venv_dir(flavour)
+    if _is_current(venv, flavour):
         return _python(venv)
-    lock = venv.with_name(VENV_NAME + ".lock")
+    lock = venv.with_name(flavour.venv + ".lock")
     with lock.open("w") as fh:
         fcntl.flock(fh, fcntl.LOCK_EX)  # another worker may be building it right now
-        if not _is_current(venv):
-            _build(venv, timeout)
+        if not _is_current(venv, flavour):
+            _build(venv, timeout, flavour)
     return _python(venv)
+
+
+def ensure_action_sequencing_env(*, timeout: float = BUILD_TIMEOUT) -> Path:
+    """The Python of the environment that runs the reference's action-sequencing
+    evaluator (flavour :data:`ACTION_SEQUENCING`)."""
+    return ensure_reference_env(timeout=timeout, flavour=ACTION_SEQUENCING)
 
 
 @dataclass(frozen=True)
@@ -208,8 +272,12 @@ def run_reference(
     job = {"protocol": PROTOCOL, "cap_s": cap_s, "repeat": repeat, "cases": list(cases)}
     try:
         proc = subprocess.run(
-            [str(py), "-I", str(DRIVER)], input=json.dumps(job), capture_output=True,
-            text=True, timeout=timeout, check=False,
+            [str(py), "-I", str(DRIVER)],
+            input=json.dumps(job),
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
         )
     except subprocess.TimeoutExpired:
         raise ReferenceUnavailableError(
@@ -226,3 +294,57 @@ def run_reference(
     return ReferenceRun(
         versions=dict(doc["versions"]), results={r["id"]: r for r in doc["results"]}
     )
+
+
+@dataclass(frozen=True)
+class ActionSequencingRun:
+    versions: dict[str, str]
+    models: dict[str, dict[str, Any]]
+    """Model name → ``{"seconds", "summary", "error_info", "tasks"}`` (see the driver)."""
+    wall_s: float
+    """The driver's whole process, start-up included."""
+
+
+def run_reference_action_sequencing(
+    responses: Mapping[str, Path],
+    workdir: Path,
+    *,
+    instrument: bool = True,
+    timeout: float = 1800.0,
+    python: Path | None = None,
+) -> ActionSequencingRun:
+    """Evaluate each responses file (model name → path, the reference's JSON list format)
+    with the reference's VirtualHome action-sequencing evaluator, in one subprocess."""
+    import time
+
+    py = python if python is not None else ensure_action_sequencing_env()
+    job = {
+        "protocol": AS_PROTOCOL,
+        "workdir": str(workdir),
+        "instrument": instrument,
+        "responses": {k: str(v) for k, v in responses.items()},
+    }
+    t0 = time.perf_counter()
+    try:
+        proc = subprocess.run(
+            [str(py), "-I", str(AS_DRIVER)],
+            input=json.dumps(job),
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        raise ReferenceUnavailableError(
+            f"the reference's action-sequencing evaluator did not finish within {timeout:.0f} s"
+        ) from None
+    wall = time.perf_counter() - t0
+    if proc.returncode != 0:
+        tail = "\n".join(proc.stderr.strip().splitlines()[-8:])
+        raise ReferenceUnavailableError(
+            f"reference action-sequencing driver failed (exit {proc.returncode}):\n{tail}"
+        )
+    doc = json.loads(proc.stdout)
+    if doc.get("protocol") != AS_PROTOCOL:
+        raise ReferenceUnavailableError(f"reference driver speaks protocol {doc.get('protocol')}")
+    return ActionSequencingRun(dict(doc["versions"]), dict(doc["models"]), wall)

@@ -3,8 +3,9 @@ trajectory error category, goal satisfaction, and the paper's summary table.
 
 Per task exactly one of {success, parsing, hallucination, argument count, wrong order,
 missing step, affordance} is decided by the first blocking failure; additional steps are
-non-blocking warnings counted separately. Goals are read in the final state of the
-executed prefix: state (node) and relation (edge) goals as atoms, action goals as
+non-blocking warnings counted separately. A task succeeds when its plan executes and
+its goal holds (so task success ≤ execution success, as in every table of the paper).
+Goals are read in the final state of the executed prefix: state (node) and relation (edge) goals as atoms, action goals as
 actions that occur in the executed sequence. Choices are documented in
 ``docs/action-sequencing.md``.
 """
@@ -18,9 +19,6 @@ from typing import Any
 from planproof.interface.responses import Dataset, parse_actions
 from planproof.ltl.ast import Formula, Literal, Not
 from planproof.ltl.errors import LTLError
-from planproof.ltl.evaluate import evaluate_final
-from planproof.ltl.ground import ground_atoms
-from planproof.ltl.options import GoalOptions
 from planproof.simulators.core import Action, ErrorKind, Replay, StepError, Task, replay
 from planproof.simulators.core.logic import Facts
 
@@ -126,6 +124,10 @@ def goal_counts(task: Task, run: Replay) -> tuple[dict[str, GoalCount], tuple[st
 def _option_counts(task: Task, run: Replay) -> tuple[dict[str, GoalCount], tuple[str, ...], bool]:
     """Quantified goals (BEHAVIOR): success is the goal itself on the trace; the per-type
     counts come from the goal option closest to the final state."""
+    from planproof.ltl.evaluate import evaluate_final  # numpy: only quantified goals need it
+    from planproof.ltl.ground import ground_atoms
+    from planproof.ltl.options import GoalOptions
+
     world = task.world
     actions = world.domain.action_predicates
     try:
@@ -156,7 +158,8 @@ def evaluate_actions(
 ) -> TaskResult:
     """Replay a parsed plan and score it."""
     run = replay(task.world, task.initial, actions)
-    goals, unmet, success = goal_counts(task, run)
+    goals, unmet, reached = goal_counts(task, run)
+    success = reached and run.executable
     return TaskResult(
         identifier=task.identifier,
         dataset=task.dataset,

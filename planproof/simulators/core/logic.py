@@ -22,6 +22,7 @@ from planproof.ltl.ast import (
     Implies,
     Not,
     Or,
+    Term,
     Top,
 )
 from planproof.ltl.trace import State, Universe
@@ -221,13 +222,8 @@ def compile_condition(f: Formula) -> Cond:
             if pred == "=":
                 a, b = args
                 return lambda k, env: _name(a, env) == _name(b, env)
-            spec = tuple((isinstance(t, Const), t.name) for t in args)
-            if all(c for c, _ in spec):
-                key = (pred, tuple((False, n) for _, n in spec))
-                return lambda k, env: key in k.keys
-            return lambda k, env: (
-                (pred, tuple((False, n if c else env[n]) for c, n in spec)) in k.keys
-            )
+            build = key_builder(pred, args)
+            return lambda k, env: build(env) in k.keys
         case Top():
             return lambda k, env: True
         case Bottom():
@@ -236,11 +232,9 @@ def compile_condition(f: Formula) -> Cond:
             inner = compile_condition(body)
             return lambda k, env: not inner(k, env)
         case And(cs):
-            parts = tuple(compile_condition(c) for c in cs)
-            return lambda k, env: all(p(k, env) for p in parts)
+            return _conjunction(tuple(compile_condition(c) for c in cs))
         case Or(cs):
-            parts = tuple(compile_condition(c) for c in cs)
-            return lambda k, env: any(p(k, env) for p in parts)
+            return _disjunction(tuple(compile_condition(c) for c in cs))
         case Implies(a, b):
             ca, cb = compile_condition(a), compile_condition(b)
             return lambda k, env: not ca(k, env) or cb(k, env)
@@ -265,6 +259,62 @@ def compile_condition(f: Formula) -> Cond:
 
             return quantified
     raise ValueError(f"{type(f).__name__} cannot appear in a precondition")
+
+
+def _conjunction(parts: tuple[Cond, ...]) -> Cond:
+    # unrolled for the usual two or three children: generator expressions in all()/any()
+    # were the largest single cost of a replay
+    if len(parts) == 2:
+        a, b = parts
+        return lambda k, env: a(k, env) and b(k, env)
+    if len(parts) == 3:
+        a, b, c = parts
+        return lambda k, env: a(k, env) and b(k, env) and c(k, env)
+
+    def run(k: KeyFacts, env: dict[str, str]) -> bool:
+        for p in parts:  # noqa: SIM110 - a loop, not a generator (see above)
+            if not p(k, env):
+                return False
+        return True
+
+    return run
+
+
+def _disjunction(parts: tuple[Cond, ...]) -> Cond:
+    if len(parts) == 2:
+        a, b = parts
+        return lambda k, env: a(k, env) or b(k, env)
+    if len(parts) == 3:
+        a, b, c = parts
+        return lambda k, env: a(k, env) or b(k, env) or c(k, env)
+
+    def run(k: KeyFacts, env: dict[str, str]) -> bool:
+        for p in parts:  # noqa: SIM110 - a loop, not a generator (see above)
+            if p(k, env):
+                return True
+        return False
+
+    return run
+
+
+def key_builder(pred: str, args: tuple[Term, ...]) -> Callable[[Mapping[str, str]], Key]:
+    """A function from a binding to the key of the ground atom: specialised by arity,
+    since building keys is the inner loop of every replay."""
+    spec = tuple((isinstance(t, Const), t.name) for t in args)
+    if all(c for c, _ in spec):
+        key: Key = (pred, tuple((False, n) for _, n in spec))
+        return lambda env: key
+    if len(spec) == 1:
+        (n,) = (n for _, n in spec)
+        return lambda env: (pred, ((False, env[n]),))
+    if len(spec) == 2:
+        (c1, n1), (c2, n2) = spec
+        if not c1 and not c2:
+            return lambda env: (pred, ((False, env[n1]), (False, env[n2])))
+        if c1:
+            return lambda env: (pred, ((False, n1), (False, env[n2])))
+        return lambda env: (pred, ((False, env[n1]), (False, n2)))
+    return lambda env: (pred, tuple((False, n if c else env[n]) for c, n in spec))
 
 
 def _name(t: object, env: Mapping[str, str]) -> str:

@@ -40,7 +40,7 @@ __all__ = [
 
 DEFAULT_DEPTH = 6
 """Actions per subgoal (the paper bounds them without giving the value)."""
-DEFAULT_MAX_STATES = 2_000
+DEFAULT_MAX_STATES = 500
 """States expanded per subgoal before giving up (reported as ``limit``)."""
 
 GoalTest = Callable[[State, Atom | None], bool]

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from planproof.ltl.ast import Atom, Const
+from planproof.ltl.ast import Atom
 from planproof.ltl.trace import State, Universe
 from planproof.pddl.schema import Add, Delete, Domain, Effect, ForallEffect, Operator, When
 from planproof.simulators.core.logic import (
@@ -22,6 +22,7 @@ from planproof.simulators.core.logic import (
     atom_key,
     compile_condition,
     ground,
+    key_builder,
 )
 from planproof.simulators.core.outcome import Action, ErrorKind, StepError, StepResult
 
@@ -263,11 +264,10 @@ def _add(atom: Atom) -> _EffectFn:
 
 
 def _delete(atom: Atom) -> _EffectFn:
-    pred = atom.pred
-    spec = tuple((isinstance(t, Const), t.name) for t in atom.args)
+    build = key_builder(atom.pred, atom.args)
 
     def run(k: KeyFacts, env: dict[str, str], adds: set[Atom], dels: set[Atom]) -> None:
-        if (pred, tuple((False, n if c else env[n]) for c, n in spec)) in k.keys:
+        if build(env) in k.keys:
             dels.add(ground(atom, env))
         else:
             dels.add(_NOOP)  # applied, but already false: cheaper than building the atom

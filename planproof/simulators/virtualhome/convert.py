@@ -18,7 +18,7 @@ from planproof.data.cache import DataUnavailableError, cache_dir, cached_json
 from planproof.data.eai_wheel import WHEEL_NAME, WHEEL_SHA256, EaiWheel, ensure_wheel, open_wheel
 from planproof.simulators.virtualhome.domain import CHARACTER_STATES, PROPERTIES, STATES
 
-CONVERTER_VERSION = 4
+CONVERTER_VERSION = 5
 TASKS_FILE = "virtualhome_tasks.json"
 _VH = "virtualhome_eval/"
 GOALS_MEMBER = _VH + "resources/virtualhome/task_state_LTL_formula_accurate.json"
@@ -263,21 +263,6 @@ def convert_task(
         "goal": _goal_entry(goal, names),
         "tl_goal": entry.get("tl_goal"),
         "gold": gold,
-        "final": sorted(
-            [EDGE_PREDICATE[r], names[f], names[t]]
-            for f, r, t in {_edge_key(e) for e in final["edges"]}
-            if f in keep
-            and t in keep
-            and r in EDGE_PREDICATE
-            and (r not in {"CLOSE", "FACING"} or f == CHARACTER_ID)
-        )
-        + sorted(
-            [s.lower(), names[n["id"]]]
-            for n in final["nodes"]
-            if n["id"] in keep
-            for s in n["states"]
-            if s.lower() in STATES + CHARACTER_STATES
-        ),
     }
 
 

@@ -96,11 +96,9 @@ _MOVE = f"""
         (when (or (= ?r ?o) (inside ?o ?r)) (inside ?c ?r)))
     (forall (?r - room)
         (when (and (not (= ?r ?o)) (not (inside ?o ?r))) (not (inside ?c ?r))))
-    (forall (?x - object) (forall (?r - room)
-        (when (and {_HELD.replace("?o", "?x")} (or (= ?r ?o) (inside ?o ?r))) (inside ?x ?r))))
-    (forall (?x - object) (forall (?r - room)
-        (when (and {_HELD.replace("?o", "?x")} (not (= ?r ?o)) (not (inside ?o ?r)))
-              (not (inside ?x ?r)))))
+    (forall (?x - object) (when {_HELD.replace("?o", "?x")} (forall (?r - room)
+        (and (when (or (= ?r ?o) (inside ?o ?r)) (inside ?x ?r))
+             (when (and (not (= ?r ?o)) (not (inside ?o ?r))) (not (inside ?x ?r)))))))
     (forall (?x - object) (when (and (can_open ?o) (inside ?x ?o)) (next_to ?c ?x)))
     (forall (?x - object) (when (ontop ?o ?x) (next_to ?c ?x)))
 """
@@ -183,6 +181,7 @@ def _operators() -> list[Operator]:
                (when (holds_rh ?c ?o) (holds_rh ?c ?o))
                (when (holds_lh ?c ?o) (holds_lh ?c ?o))
                (when (not {_HELD}) (and
+               (next_to ?c ?o)
                (when (not (exists (?h - object) (holds_rh ?c ?h))) (holds_rh ?c ?o))
                (when (exists (?h - object) (holds_rh ?c ?h)) (holds_lh ?c ?o))
                (forall (?x - object)
