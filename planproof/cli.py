@@ -367,6 +367,18 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str]] = {
         "planproof.commands.evaluate_partnr",
         "replay two-agent PARTNR plans and score them with the evaluation functions",
     ),
+    ("evaluate", "goal-interpretation"): (
+        "planproof.commands.evaluate_goal_interpretation",
+        "score predicted goals: P/R/F1 over goal options, Z3 satisfiability and entailment",
+    ),
+    ("evaluate", "subgoal-decomposition"): (
+        "planproof.commands.evaluate_subgoal_decomposition",
+        "refine predicted subgoal sequences into actions by search and score the plans",
+    ),
+    ("prompts",): (
+        "planproof.commands.prompts",
+        "write one prompt per task for an EAI module (JSONL)",
+    ),
 }
 """Commands implemented in ``planproof.commands``: path → (module, help). A module
 exposes ``add_arguments(parser)`` and ``run(args) -> int`` and imports heavy libraries

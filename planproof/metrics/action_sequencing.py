@@ -5,9 +5,9 @@ Per task exactly one of {success, parsing, hallucination, argument count, wrong 
 missing step, affordance} is decided by the first blocking failure; additional steps are
 non-blocking warnings counted separately. A task succeeds when its plan executes and
 its goal holds (so task success ≤ execution success, as in every table of the paper).
-Goals are read in the final state of the executed prefix: state (node) and relation (edge) goals as atoms, action goals as
-actions that occur in the executed sequence. Choices are documented in
-``docs/action-sequencing.md``.
+Goals are read in the final state of the executed prefix: state (node) and relation
+(edge) goals as atoms, action goals as actions that occur in the executed sequence.
+Choices are documented in ``docs/action-sequencing.md``.
 """
 
 from __future__ import annotations

@@ -1,0 +1,68 @@
+"""``planproof prompts``: write one prompt per task for an EAI ability module.
+
+Output is JSON lines, one ``{identifier, module, dataset, prompt, output_schema}`` per
+task, to ``--output FILE`` (default ``planproof-results/prompts-MODULE-DATASET.jsonl``).
+Exit 0 when written, 2 on bad input (unknown module or dataset, data unavailable,
+unwritable file).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from planproof.commands.evaluate_goal_interpretation import DATASETS, fail, load_tasks
+
+MODULES = (
+    "goal-interpretation",
+    "subgoal-decomposition",
+    "action-sequencing",
+    "transition-modeling",
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--module", choices=MODULES, required=True)
+    parser.add_argument("--dataset", choices=DATASETS, required=True)
+    parser.add_argument("--limit", type=int, help="only the first K tasks")
+    parser.add_argument("--output", type=Path, help="JSON-lines file to write")
+    parser.add_argument("--json", action="store_true", help="print a JSON summary")
+
+
+def run(args: argparse.Namespace) -> int:
+    from planproof.data.cache import DataUnavailableError
+    from planproof.interface.prompts import build_prompts
+
+    start = time.perf_counter()
+    try:
+        tasks = load_tasks(args.dataset)
+    except DataUnavailableError as exc:
+        return fail(args, str(exc))
+    if args.limit is not None:
+        tasks = tasks[: max(args.limit, 0)]
+    prompts = build_prompts(tasks, args.module)
+    out: Path = args.output or Path("planproof-results") / (
+        f"prompts-{args.module}-{args.dataset}.jsonl"
+    )
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        with out.open("w", encoding="utf-8") as f:
+            for p in prompts:
+                f.write(json.dumps(p.to_dict(), ensure_ascii=False) + "\n")
+    except OSError as exc:
+        return fail(args, f"cannot write prompts to {out}: {exc}")
+    seconds = round(time.perf_counter() - start, 3)
+    summary = {
+        "module": args.module,
+        "dataset": args.dataset,
+        "prompts": len(prompts),
+        "output": str(out),
+        "seconds": seconds,
+    }
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        print(f"{len(prompts)} {args.module} prompts for {args.dataset} → {out} ({seconds} s)")
+    return 0

@@ -1,0 +1,331 @@
+"""Subgoal-decomposition evaluation (EAI ``seed-eai.md`` §2.3): a predicted subgoal
+sequence is refined into actions by search, subgoal by subgoal, and the action sequence is
+scored with the action-sequencing metrics (executability, error taxonomy, goal success).
+
+Per subgoal the outcome says how it went: ``reached`` (with the actions found, possibly
+none when the search for the previous subgoal happened to reach it too), ``already_true``
+(it held before the previous subgoal was refined, so it is redundant: reported as an
+additional-step warning),
+``unreachable`` (no action sequence within the depth bound reaches it),
+``unsatisfiable`` (Z3: no state satisfies it under the world's state axioms) or
+``limit`` (the search budget ran out). Refinement stops at the first failed subgoal; the
+trajectory error then comes from the action that would achieve the subgoal in one step,
+replayed through the simulator's classifier (affordance, missing step, wrong order), or is
+a missing step when no single action achieves it. Choices:
+``docs/subgoal-decomposition.md``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from planproof.interface.subgoals import (
+    ParsedSubgoals,
+    SubgoalError,
+    parse_subgoals,
+    subgoals_from_plan,
+)
+from planproof.ltl.ast import Atom, Formula, Not
+from planproof.ltl.errors import LTLError
+from planproof.ltl.printer import to_text
+from planproof.ltl.simplify import conj
+from planproof.metrics.action_sequencing import TaskResult, evaluate_actions
+from planproof.metrics.action_sequencing import summarize as summarize_actions
+from planproof.metrics.goal_interpretation import action_names, axioms_for, focus_universe
+from planproof.simulators.core import Action, Bound, ErrorKind, StepError, Task, replay
+from planproof.simulators.core.replay import action_atom
+from planproof.simulators.core.search import (
+    DEFAULT_DEPTH,
+    DEFAULT_MAX_STATES,
+    focus_objects,
+    formula_goal,
+    search,
+)
+
+REASONS = ("unreachable", "unsatisfiable", "limit")
+
+
+@dataclass(frozen=True)
+class SubgoalOutcome:
+    """What refining one subgoal came to."""
+
+    index: int
+    subgoal: str
+    status: str
+    actions: tuple[Action, ...] = ()
+    expanded: int = 0
+    message: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "subgoal": self.subgoal,
+            "status": self.status,
+            "actions": [str(a) for a in self.actions],
+            "expanded": self.expanded,
+            "message": self.message,
+        }
+
+
+@dataclass(frozen=True)
+class SubgoalResult:
+    """One response: the per-subgoal outcomes and the refined plan's action-sequencing
+    score."""
+
+    identifier: str
+    dataset: str
+    trajectory: TaskResult
+    outcomes: tuple[SubgoalOutcome, ...] = ()
+    grammar_error: SubgoalError | None = None
+    notes: tuple[str, ...] = ()
+
+    @property
+    def failed(self) -> SubgoalOutcome | None:
+        return next((o for o in self.outcomes if o.status in REASONS), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = self.trajectory.to_dict()
+        failed = self.failed
+        d.update(
+            subgoals=[o.to_dict() for o in self.outcomes],
+            failed_subgoal=failed.to_dict() if failed else None,
+            grammar_error=self.grammar_error.to_dict() if self.grammar_error else None,
+        )
+        d["notes"] = [*d["notes"], *self.notes]
+        return d
+
+
+def _state_part(f: Formula, acts: frozenset[str]) -> Formula | None:
+    """``f`` without action atoms, for Z3 (None when it has none left or cannot drop
+    them soundly)."""
+    from planproof.ltl.ast import And
+
+    if isinstance(f, Atom):
+        return None if f.pred in acts else f
+    if isinstance(f, And):
+        kept = [p for c in f.children if (p := _state_part(c, acts)) is not None]
+        return conj(*kept) if kept else None
+    if any(isinstance(a, Atom) and a.pred in acts for a in _atoms(f)):
+        return None
+    return f
+
+
+def _atoms(f: Formula) -> list[Formula]:
+    from planproof.ltl.ast import walk
+
+    return [a for a in walk(f) if isinstance(a, Atom)]
+
+
+def unsatisfiable(task: Task, f: Formula, timeout: float = 2.0) -> bool:
+    """Whether Z3 proves that no state satisfies ``f``'s state part under the axioms."""
+    from planproof.ltl.smt import satisfiable
+
+    state = _state_part(f, action_names(task.world))
+    if state is None:
+        return False
+    universe = focus_universe(task.world, state)
+    try:
+        res = satisfiable(state, universe, axioms_for(task, universe), timeout=timeout)
+    except LTLError:
+        return False
+    return not res.sat and not res.unknown
+
+
+def _diagnose(task: Task, prefix: Sequence[Action], f: Formula) -> StepError:
+    """The classifier's error for the action that would reach ``f`` in one step from the
+    end of ``prefix`` if its precondition held; a missing step when there is none."""
+    world = task.world
+    run = replay(world, task.initial, prefix)
+    state = run.final
+    goal = formula_goal(world, f)
+    u = world.universe
+    keys = world.key_facts(state)
+    found: list[Action] = []
+    for name in sorted(world.domain.operators):
+        op = world.domain.operators[name]
+        pools = [u.of_type(p.type) for p in op.params if p.name not in op.implicit]
+        for objs in itertools.product(*pools):
+            b = world.bind(Action(name, tuple(objs)))
+            if not isinstance(b, Bound):
+                continue
+            eff = world.effects(b, state, keys)
+            adds, dels = eff[0], eff[1]
+            if goal((state - dels) | adds, action_atom(b.action)):
+                found.append(b.action)
+    for a in found:
+        err = replay(world, task.initial, [*prefix, a]).first_error
+        if err is not None and err.kind is not ErrorKind.AFFORDANCE:
+            return err
+    if found:
+        err = replay(world, task.initial, [*prefix, found[0]]).first_error
+        if err is not None:
+            return err
+    return StepError(
+        len(prefix),
+        None,
+        ErrorKind.MISSING_STEP,
+        f"no single action reaches {to_text(f)}: steps are missing before it",
+    )
+
+
+def _scorable(task: Task) -> Task:
+    """``task`` as :func:`evaluate_actions` can score it: goal parts that are not ground
+    literals (BEHAVIOR's quantified conjuncts) are dropped so that the goal options of the
+    whole goal are used instead (``goal_counts`` reads ground parts only)."""
+    from planproof.ltl.ast import Atom as A
+    from planproof.simulators.core import GoalParts
+
+    parts = (*task.parts.states, *task.parts.relations)
+    if all(isinstance(p, A) or (isinstance(p, Not) and isinstance(p.body, A)) for p in parts):
+        return task
+    return dataclasses.replace(task, parts=GoalParts())
+
+
+def refine(
+    task: Task,
+    subgoals: Sequence[Formula],
+    *,
+    depth: int = DEFAULT_DEPTH,
+    mode: str = "bfs",
+    max_states: int = DEFAULT_MAX_STATES,
+    check_unsat: bool = True,
+    all_objects: bool = False,
+) -> tuple[tuple[SubgoalOutcome, ...], tuple[Action, ...]]:
+    """Search from the initial state to each subgoal in turn; stops at the first failure."""
+    world = task.world
+    state = previous = task.initial
+    actions: list[Action] = []
+    outcomes: list[SubgoalOutcome] = []
+    for i, f in enumerate(subgoals):
+        text = to_text(f)
+        goal = formula_goal(world, f)
+        if check_unsat and not goal(state, None) and unsatisfiable(task, f):
+            message = "no state satisfies it (Z3, with state axioms)"
+            outcomes.append(SubgoalOutcome(i, text, "unsatisfiable", (), 0, message))
+            break
+        res = search(
+            world,
+            state,
+            goal,
+            depth=depth,
+            mode=mode,
+            max_states=max_states,
+            heuristic_of=f,
+            focus=None if all_objects else focus_objects(world, f, state),
+        )
+        if res.found:
+            status, message = res.status, ""
+            if status == "already_true":
+                if goal(previous, None) or (outcomes and outcomes[-1].subgoal == text):
+                    message = "it already held before the previous subgoal (or repeats it)"
+                else:
+                    status = "reached"
+                    message = "reached on the way to the previous subgoal"
+            outcomes.append(SubgoalOutcome(i, text, status, res.actions, res.expanded, message))
+            actions.extend(res.actions)
+            previous = state
+            if res.states:
+                state = res.states[-1]
+            continue
+        status = res.status
+        message = (
+            f"no sequence of at most {depth} actions reaches it"
+            if status == "unreachable"
+            else f"search stopped after {res.expanded} states"
+        )
+        outcomes.append(SubgoalOutcome(i, text, status, (), res.expanded, message))
+        break
+    return tuple(outcomes), tuple(actions)
+
+
+def evaluate_subgoals(
+    task: Task,
+    parsed: ParsedSubgoals,
+    *,
+    depth: int = DEFAULT_DEPTH,
+    mode: str = "bfs",
+    max_states: int = DEFAULT_MAX_STATES,
+) -> SubgoalResult:
+    """Refine parsed subgoals and score the resulting plan."""
+    if parsed.error is not None:
+        e = parsed.error
+        return grammar_error_result(task, e, parsed.notes)
+    outcomes, actions = refine(task, parsed.subgoals, depth=depth, mode=mode, max_states=max_states)
+    traj = evaluate_actions(_scorable(task), actions)
+    warnings = [
+        StepError(
+            sum(len(x.actions) for x in outcomes[: o.index]),
+            None,
+            ErrorKind.ADDITIONAL_STEP,
+            f"subgoal {o.index + 1} ({o.subgoal}) already holds",
+        )
+        for o in outcomes
+        if o.status == "already_true"
+    ]
+    failed = next((o for o in outcomes if o.status in REASONS), None)
+    if failed is not None:
+        err = _diagnose(task, actions, parsed.subgoals[failed.index])
+        err = dataclasses.replace(
+            err, message=f"subgoal {failed.index + 1} {failed.status}: {err.message}"
+        )
+        traj = dataclasses.replace(traj, executable=False, success=False, error=err)
+    if warnings:
+        traj = dataclasses.replace(traj, warnings=(*traj.warnings, *warnings))
+    return SubgoalResult(task.identifier, task.dataset, traj, outcomes, None, parsed.notes)
+
+
+def grammar_error_result(
+    task: Task, error: SubgoalError, notes: Sequence[str] = ()
+) -> SubgoalResult:
+    """A response that fails the grammar check: nothing runs."""
+    from planproof.metrics.action_sequencing import parse_error_result
+
+    traj = parse_error_result(_scorable(task), error.message, notes, error.kind)
+    return SubgoalResult(task.identifier, task.dataset, traj, (), error, tuple(notes))
+
+
+def evaluate_subgoal_response(
+    task: Task,
+    text: str,
+    *,
+    depth: int = DEFAULT_DEPTH,
+    mode: str = "bfs",
+    max_states: int = DEFAULT_MAX_STATES,
+) -> SubgoalResult:
+    """Parse an LLM response and score it."""
+    return evaluate_subgoals(
+        task, parse_subgoals(text, task.world), depth=depth, mode=mode, max_states=max_states
+    )
+
+
+def gold_subgoals(task: Task) -> tuple[Formula, ...]:
+    """The subgoals derived from the gold plan (:func:`subgoals_from_plan`)."""
+    return subgoals_from_plan(task)
+
+
+def gold_response(task: Task) -> str:
+    """The derived gold subgoals as an EAI response (``--gold``)."""
+    import json
+
+    return json.dumps({"output": [to_text(f) for f in gold_subgoals(task)]})
+
+
+def summarize(results: Sequence[SubgoalResult]) -> dict[str, Any]:
+    """The action-sequencing table for the refined plans, plus subgoal statistics."""
+    out = summarize_actions([r.trajectory for r in results])
+    outcomes = [o for r in results for o in r.outcomes]
+    out["subgoals"] = {
+        "total": len(outcomes),
+        "reached": sum(o.status == "reached" for o in outcomes),
+        "already_true": sum(o.status == "already_true" for o in outcomes),
+        **{k: sum(o.status == k for o in outcomes) for k in REASONS},
+        "tasks_with_failed_subgoal": sum(r.failed is not None for r in results),
+        "grammar_errors": sum(r.grammar_error is not None for r in results),
+        "refined_actions": sum(len(o.actions) for o in outcomes),
+        "states_expanded": sum(o.expanded for o in outcomes),
+    }
+    return out

@@ -1,0 +1,97 @@
+"""Prompts for every module and dataset, and the three commands end to end."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import pytest
+
+from planproof.commands import evaluate_goal_interpretation as gi_cmd
+from planproof.commands import evaluate_subgoal_decomposition as sd_cmd
+from planproof.commands import prompts as prompts_cmd
+from planproof.interface.prompts import MODULES, build_prompts
+from planproof.ltl.printer import to_text
+from planproof.simulators.core import Task
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_prompts_cover_every_task(
+    module: str, vh_tasks: tuple[Task, ...], behavior_tasks: tuple[Task, ...]
+) -> None:
+    for tasks in (vh_tasks[:30], behavior_tasks[:10]):
+        prompts = build_prompts(tasks, module)
+        assert [p.identifier for p in prompts] == [t.identifier for t in tasks]
+        for t, p in zip(tasks, prompts, strict=True):
+            assert p.module == module and p.dataset == t.dataset
+            task_part = p.prompt.split("Now the task.")[-1].split("Problem.")[-1]
+            assert all(o in task_part for o in t.world.universe.names)
+            if module == "goal-interpretation":
+                assert t.description.strip() in task_part
+            else:
+                assert to_text(t.goal) in task_part
+            assert p.schema["type"] in ("object", "array")
+            json.dumps(p.to_dict())
+
+
+def test_unknown_module() -> None:
+    with pytest.raises(ValueError, match="module must be one of"):
+        build_prompts((), "planning")
+
+
+def _args(mod: object, argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    mod.add_arguments(parser)  # type: ignore[attr-defined]
+    return parser.parse_args(argv)
+
+
+def test_prompts_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "p.jsonl"
+    argv = ["--module", "action-sequencing", "--dataset", "virtualhome", "--limit", "3"]
+    assert prompts_cmd.run(_args(prompts_cmd, [*argv, "--output", str(out), "--json"])) == 0
+    lines = out.read_text().splitlines()
+    assert len(lines) == 3
+    assert set(json.loads(lines[0])) >= {"identifier", "prompt", "output_schema"}
+    assert json.loads(capsys.readouterr().out)["prompts"] == 3
+
+
+def test_goal_interpretation_command(
+    tmp_path: Path, wash: Task, capsys: pytest.CaptureFixture[str]
+) -> None:
+    wm = "washing_machine.1001"
+    responses = [
+        {"identifier": "27_2", "llm_output": f"closed({wm}) and on({wm}) and open({wm})"},
+        {"identifier": "417_1", "llm_output": "no idea"},
+        {"identifier": "nope", "llm_output": "on(tv.1)"},
+    ]
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(responses))
+    argv = ["--dataset", "virtualhome", "--responses", str(path), "--output", str(tmp_path)]
+    assert gi_cmd.run(_args(gi_cmd, [*argv, "--json", "--limit", "5"])) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["tasks"] == 2 and summary["unknown_identifiers"] == ["nope"]
+    assert summary["grammar"]["unparsable_responses"] == 1
+    rows = [json.loads(x) for x in (tmp_path / "results.jsonl").read_text().splitlines()]
+    first = next(r for r in rows if r["identifier"] == "27_2")
+    assert first["counts"]["state"]["tp"] == 2 and first["counts"]["state"]["fp"] == 1
+    assert first["logic"]["satisfiable"] is False
+    bad = ["--dataset", "virtualhome", "--responses", str(tmp_path / "missing.json")]
+    assert gi_cmd.run(_args(gi_cmd, [*bad, "--json"])) == 2
+
+
+def test_gold_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for mod, key in ((gi_cmd, "goal_evaluation"), (sd_cmd, "trajectory_evaluation")):
+        out = tmp_path / key
+        argv = ["--dataset", "behavior", "--gold", "--limit", "2", "--output", str(out)]
+        assert mod.run(_args(mod, [*argv, "--json"])) == 0
+        summary = json.loads(capsys.readouterr().out)
+        assert summary["tasks"] == 2
+        if mod is gi_cmd:
+            assert summary[key]["overall"]["f1"] == 100.0
+        else:
+            assert summary[key]["execution_success_rate"] == 100.0
+        assert (out / "summary.json").exists()
+    table = ["--dataset", "virtualhome", "--limit", "2", "--no-logic", "--output", str(tmp_path)]
+    assert gi_cmd.run(_args(gi_cmd, table)) == 0  # the rich table
+    assert "results:" in capsys.readouterr().out
