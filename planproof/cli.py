@@ -375,6 +375,18 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str]] = {
         "planproof.commands.evaluate_subgoal_decomposition",
         "refine predicted subgoal sequences into actions by search and score the plans",
     ),
+    ("evaluate", "transition-modeling"): (
+        "planproof.commands.evaluate_transition_modeling",
+        "score predicted PDDL operators: logic-form F1, planner success, Z3 checks",
+    ),
+    ("verify",): (
+        "planproof.commands.verify",
+        "replay a plan against a PDDL domain and problem; first failing step and goal",
+    ),
+    ("plan",): (
+        "planproof.commands.plan",
+        "solve a PDDL problem with Fast Downward or pyperplan",
+    ),
     ("prompts",): (
         "planproof.commands.prompts",
         "write one prompt per task for an EAI module (JSONL)",

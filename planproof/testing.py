@@ -26,6 +26,7 @@ from planproof.interface.strategies import (
 )
 from planproof.ltl import ast
 from planproof.ltl.trace import State, Trace, Universe
+from planproof.pddl.strategies import clause_lists, conditions, effects, operator_answers
 from planproof.simulators.housekeep.strategies import (
     episodes as housekeep_episodes,
 )
@@ -40,10 +41,14 @@ from planproof.simulators.teach.strategies import symbolic_states as teach_state
 __all__ = [
     "Vocabulary",
     "behavior_responses",
+    "clause_lists",
+    "conditions",
+    "effects",
     "formulas",
     "ground_atoms",
     "housekeep_episodes",
     "housekeep_preference_stores",
+    "operator_answers",
     "partnr_evaluations",
     "partnr_propositions",
     "partnr_traces",

@@ -1,0 +1,248 @@
+"""Static checks of an operator, with Z3 where logic is needed.
+
+* unknown predicates (or wrong arities) and variables that are not parameters;
+* a precondition no state can satisfy under the domain axioms (``open`` and ``closed``
+  together, ``p`` and ``not p``);
+* contradictory effects: one atom both added and deleted, or additions that break an
+  axiom (an object made both ``on`` and ``off``), unconditionally or under a condition the
+  precondition allows;
+* effects the precondition already implies: the action changes nothing (a no-op).
+
+The operator is grounded on a small symbolic universe: one object per parameter (distinct
+objects, so a precondition counts as unsatisfiable only if it is so for distinct
+arguments) plus two spare objects per type for quantifiers to range over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from planproof.ltl.ast import (
+    FALSE,
+    TRUE,
+    And,
+    Atom,
+    Bottom,
+    Const,
+    Exists,
+    Forall,
+    Formula,
+    Implies,
+    Not,
+    Or,
+    Top,
+    Var,
+    substitute,
+    walk,
+)
+from planproof.ltl.simplify import conj
+from planproof.ltl.trace import Universe
+from planproof.pddl.schema import Add, Delete, Domain, Effect, ForallEffect, Operator, When
+
+SMT_TIMEOUT = 5.0
+
+
+@dataclass(frozen=True)
+class Issue:
+    """One finding: ``kind`` is unknown-predicate, unknown-variable,
+    unsatisfiable-precondition, contradictory-effects or no-op."""
+
+    operator: str
+    kind: str
+    message: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"operator": self.operator, "kind": self.kind, "message": self.message}
+
+
+def vocabulary_issues(op: Operator, domain: Domain) -> list[Issue]:
+    """Predicates the domain does not declare, or used with the wrong number of arguments."""
+    out: list[Issue] = []
+    seen: set[str] = set()
+    for a in _all_atoms(op):
+        if a.pred == "=" or a.pred in seen:
+            continue
+        if a.pred not in domain.predicates:
+            seen.add(a.pred)
+            out.append(Issue(op.name, "unknown-predicate", f"unknown predicate {a.pred}"))
+        elif len(a.args) != len(domain.predicates[a.pred]):
+            seen.add(a.pred)
+            out.append(
+                Issue(
+                    op.name,
+                    "unknown-predicate",
+                    f"{a.pred} takes {len(domain.predicates[a.pred])} arguments, got {len(a.args)}",
+                )
+            )
+    return out
+
+
+def _all_atoms(op: Operator) -> list[Atom]:
+    out = [f for f in walk(op.precondition) if isinstance(f, Atom)]
+    stack: list[Effect] = list(op.effects)
+    while stack:
+        e = stack.pop()
+        match e:
+            case Add(atom) | Delete(atom):
+                out.append(atom)
+            case When(cond, inner):
+                out.extend(f for f in walk(cond) if isinstance(f, Atom))
+                stack.extend(inner)
+            case ForallEffect(_, inner):
+                stack.extend(inner)
+    return out
+
+
+def _universe(op: Operator, domain: Domain) -> tuple[Universe, dict[str, str]]:
+    objects: dict[str, set[str]] = {}
+    env: dict[str, str] = {}
+    for p in op.params:
+        name = f"{p.name}_arg"
+        env[p.name] = name
+        objects[name] = set(domain.ancestors(p.type)) if p.type in domain.types else {p.type}
+    types = {p.type for p in op.params} | _binder_types(op)
+    for t in sorted(types):
+        for k in (1, 2):
+            objects[f"{t}_{k}"] = set(domain.ancestors(t)) if t in domain.types else {t}
+    return Universe.of(objects), env
+
+
+def _binder_types(op: Operator) -> set[str]:
+    out = {
+        f.binder.type or "object" for f in walk(op.precondition) if isinstance(f, Exists | Forall)
+    }
+    stack: list[Effect] = list(op.effects)
+    while stack:
+        e = stack.pop()
+        match e:
+            case When(cond, inner):
+                out |= {
+                    f.binder.type or "object" for f in walk(cond) if isinstance(f, Exists | Forall)
+                }
+                stack.extend(inner)
+            case ForallEffect(b, inner):
+                out.add(b.type or "object")
+                stack.extend(inner)
+    return out
+
+
+def _ground_eq(f: Formula) -> Formula:
+    """Decide ``=`` between constants (the solver would treat it as a proposition)."""
+    match f:
+        case Atom(pred, args) if pred == "=" and len(args) == 2:
+            if all(isinstance(a, Const) for a in args):
+                return TRUE if args[0] == args[1] else FALSE
+            return f
+        case Atom() | Top() | Bottom():
+            return f
+        case Not(b):
+            return Not(_ground_eq(b))
+        case And(cs):
+            return And(tuple(_ground_eq(c) for c in cs))
+        case Or(cs):
+            return Or(tuple(_ground_eq(c) for c in cs))
+        case Implies(a, b):
+            return Implies(_ground_eq(a), _ground_eq(b))
+        case Exists(b, body):
+            return Exists(b, _ground_eq(body))
+        case Forall(b, body):
+            return Forall(b, _ground_eq(body))
+    return f
+
+
+def _has_eq_with_vars(f: Formula) -> bool:
+    return any(
+        isinstance(x, Atom) and x.pred == "=" and any(isinstance(a, Var) for a in x.args)
+        for x in walk(f)
+    )
+
+
+def _unconditional(effects: Sequence[Effect]) -> list[tuple[Atom, bool]]:
+    return [(e.atom, isinstance(e, Add)) for e in effects if isinstance(e, Add | Delete)]
+
+
+def _literal(a: Atom, positive: bool) -> Formula:
+    return a if positive else Not(a)
+
+
+def operator_issues(
+    op: Operator,
+    domain: Domain,
+    *,
+    axioms: Callable[[Universe], Iterable[Formula]] | None = None,
+    timeout: float = SMT_TIMEOUT,
+) -> list[Issue]:
+    """Every issue of ``op`` (see the module docstring). ``axioms`` builds the domain
+    axioms for a universe (e.g. ``planproof.ltl.axioms.virtualhome_state_axioms``)."""
+    from planproof.ltl.smt import entails, satisfiable
+
+    issues = vocabulary_issues(op, domain)
+    universe, env = _universe(op, domain)
+    ax = tuple(axioms(universe)) if axioms else ()
+    pre = _ground_eq(substitute(op.precondition, env))
+    if _has_eq_with_vars(pre):
+        return issues
+    sat = satisfiable(pre, universe, ax, timeout=timeout)
+    if not sat.sat and not sat.unknown:
+        issues.append(
+            Issue(op.name, "unsatisfiable-precondition", "no state satisfies the precondition")
+        )
+        return issues
+    uncond = [(substitute_atom(a, env), v) for a, v in _unconditional(op.effects)]
+    contradictions = sorted({_text(a) for a, v in uncond if v and (a, False) in set(uncond)})
+    if contradictions:
+        issues.append(
+            Issue(
+                op.name,
+                "contradictory-effects",
+                "added and deleted at once: " + ", ".join(contradictions),
+            )
+        )
+    elif uncond:
+        effect = conj(*(_literal(a, v) for a, v in uncond))
+        res = satisfiable(effect, universe, ax, timeout=timeout)
+        if not res.sat and not res.unknown:
+            issues.append(
+                Issue(
+                    op.name,
+                    "contradictory-effects",
+                    "the effects break a domain axiom (e.g. a state and its opposite)",
+                )
+            )
+    for e in op.effects:
+        if isinstance(e, When):
+            cond = _ground_eq(substitute(e.condition, env))
+            inner = [(substitute_atom(a, env), v) for a, v in _unconditional(e.effects)]
+            both = [*uncond, *inner]
+            clash = sorted({_text(a) for a, v in both if v and (a, False) in set(both)})
+            if clash and satisfiable(conj(pre, cond), universe, ax, timeout=timeout).sat:
+                issues.append(
+                    Issue(
+                        op.name,
+                        "contradictory-effects",
+                        "when its condition holds, added and deleted at once: " + ", ".join(clash),
+                    )
+                )
+    if uncond and len(uncond) == len(op.effects):
+        effect = conj(*(_literal(a, v) for a, v in uncond))
+        implied = entails(pre, effect, universe, ax, timeout=timeout)
+        if implied.holds:
+            issues.append(
+                Issue(
+                    op.name,
+                    "no-op",
+                    "every effect already holds whenever the precondition does",
+                )
+            )
+    return issues
+
+
+def substitute_atom(a: Atom, env: dict[str, str]) -> Atom:
+    f = substitute(a, env)
+    assert isinstance(f, Atom)
+    return f
+
+
+def _text(a: Atom) -> str:
+    return f"{a.pred}({', '.join(t.name for t in a.args)})"

@@ -1,0 +1,255 @@
+"""Solving a problem with a classical planner: Fast Downward through unified-planning by
+default, pyperplan as the fallback.
+
+unified-planning is imported only here and only when a plan is asked for (its import costs
+1–3 s). The domain and problem are exported with :func:`~planproof.pddl.writer.export_names`
+so that real files with colliding names plan at all, and the plan is mapped back to the
+original names. Operators without effects are left out of the export (they can never help
+reach a goal, and Fast Downward rejects an empty ``:effect``).
+
+pyperplan reads STRIPS only, so the pyperplan engine first compiles the task with
+:mod:`planproof.pddl.ground` (grounding against the static facts, DNF splitting of
+preconditions and conditional effects, complement atoms for negative conditions); it has
+no time limit of its own, so it runs (called directly, not through unified-planning,
+whose wrapper costs seconds per grounded task) in a child process that is stopped at the timeout.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import io
+import multiprocessing
+import os
+import queue
+import tempfile
+import time
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from planproof.pddl.reader import Problem
+from planproof.pddl.schema import Domain
+from planproof.pddl.writer import NameMap, domain_to_pddl, export_names, problem_to_pddl
+
+ENGINES = ("fast-downward", "pyperplan")
+DEFAULT_TIMEOUT = 60.0
+
+PlanStep = tuple[str, tuple[str, ...]]
+
+
+class PlanStatus(StrEnum):
+    SOLVED = "solved"
+    UNSOLVABLE = "unsolvable"
+    TIMEOUT = "timeout"
+    UNSUPPORTED = "unsupported"
+    ERROR = "error"
+
+
+@dataclass(frozen=True)
+class PlanResult:
+    """What a planner said. ``plan`` uses the original action and object names."""
+
+    engine: str
+    status: PlanStatus
+    plan: tuple[PlanStep, ...] = ()
+    seconds: float = 0.0
+    reason: str = ""
+    renamed: dict[str, dict[str, str]] = dataclasses.field(default_factory=dict)
+
+    @property
+    def solved(self) -> bool:
+        return self.status is PlanStatus.SOLVED
+
+    def plan_lines(self) -> list[str]:
+        return [" ".join([name, *args]) for name, args in self.plan]
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "engine": self.engine,
+            "status": self.status.value,
+            "plan": self.plan_lines(),
+            "seconds": round(self.seconds, 4),
+            "reason": self.reason,
+            "renamed": self.renamed,
+        }
+
+
+def planning_domain(domain: Domain) -> Domain:
+    """``domain`` without its effect-less operators (see the module docstring)."""
+    ops = {k: op for k, op in domain.operators.items() if op.effects}
+    if len(ops) == len(domain.operators):
+        return domain
+    return dataclasses.replace(domain, operators=ops)
+
+
+def export_for_planner(domain: Domain, problem: Problem) -> tuple[str, str, NameMap]:
+    """(domain text, problem text, names) exactly as handed to a planner."""
+    d = planning_domain(domain)
+    names = export_names(d, problem)
+    return (
+        domain_to_pddl(d, names, loose_predicates=True),
+        problem_to_pddl(problem, d.name, names),
+        names,
+    )
+
+
+def plan(
+    domain: Domain,
+    problem: Problem,
+    *,
+    engine: str = "fast-downward",
+    timeout: float = DEFAULT_TIMEOUT,
+) -> PlanResult:
+    """Solve ``problem``; never raises for a planner failure (the status and reason say
+    what happened)."""
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
+    t0 = time.perf_counter()
+    if engine == "pyperplan":
+        res = _pyperplan(domain, problem, timeout)
+    else:
+        res = _fast_downward(domain, problem, timeout)
+    return dataclasses.replace(res, seconds=time.perf_counter() - t0)
+
+
+def _up(module: str) -> Any:
+    """A unified-planning module, imported on first use (it has no type information)."""
+    import importlib
+
+    return importlib.import_module(f"unified_planning.{module}")
+
+
+def _up_env() -> Any:
+    env = _up("shortcuts").get_environment()
+    env.credits_stream = None
+    return env
+
+
+def _fast_downward(domain: Domain, problem: Problem, timeout: float) -> PlanResult:
+    from planproof.pddl.up_model import up_problem as build
+
+    S = _up("engines").PlanGenerationResultStatus
+    OneshotPlanner = _up("shortcuts").OneshotPlanner
+
+    d = planning_domain(domain)
+    names = export_names(d, problem)
+    try:
+        up_problem = build(d, problem, names)
+    except Exception as exc:  # unified-planning raises many kinds on unsupported input
+        return PlanResult("fast-downward", PlanStatus.UNSUPPORTED, reason=_short(exc))
+    # Fast Downward's driver writes its intermediate output.sas into the working
+    # directory, so concurrent runs in one directory overwrite each other's task: run
+    # each in a private one.
+    with (
+        tempfile.TemporaryDirectory(prefix="planproof-fd-") as work,
+        contextlib.chdir(work),
+        OneshotPlanner(name="fast-downward") as planner,
+        contextlib.redirect_stdout(io.StringIO()),
+    ):
+        try:
+            result = planner.solve(up_problem, timeout=timeout)
+        except Exception as exc:  # a crash of the engine or of reading its plan back
+            return PlanResult("fast-downward", PlanStatus.ERROR, reason=_short(exc))
+    status = result.status
+    if status in (S.SOLVED_SATISFICING, S.SOLVED_OPTIMALLY):
+        steps = tuple(
+            (
+                names.original_action(a.action.name),
+                tuple(names.original_object(str(p)) for p in a.actual_parameters),
+            )
+            for a in result.plan.actions
+        )
+        return PlanResult("fast-downward", PlanStatus.SOLVED, steps, renamed=names.renamed)
+    if status in (S.UNSOLVABLE_PROVEN, S.UNSOLVABLE_INCOMPLETELY):
+        return PlanResult(
+            "fast-downward", PlanStatus.UNSOLVABLE, reason="no plan exists (search exhausted)"
+        )
+    if status is S.TIMEOUT:
+        return PlanResult("fast-downward", PlanStatus.TIMEOUT, reason=f"no plan within {timeout} s")
+    logs = " ".join(m.message for m in result.log_messages or ())
+    return PlanResult("fast-downward", PlanStatus.ERROR, reason=f"{status.name}: {_tail(logs)}")
+
+
+def _short(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {str(exc)[:300]}"
+
+
+def _tail(text: str, n: int = 300) -> str:
+    text = " ".join(text.split())
+    return text[-n:]
+
+
+# --- pyperplan ---------------------------------------------------------------------------
+
+
+def _pyperplan(domain: Domain, problem: Problem, timeout: float) -> PlanResult:
+    from planproof.pddl.ground import GroundingLimitError, ground_strips
+
+    try:
+        task = ground_strips(planning_domain(domain), problem)
+    except GroundingLimitError as exc:
+        return PlanResult("pyperplan", PlanStatus.UNSUPPORTED, reason=str(exc))
+    if task.trivially_unsolvable:
+        return PlanResult("pyperplan", PlanStatus.UNSOLVABLE, reason=task.trivially_unsolvable)
+    ctx: Any = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+    q: Any = ctx.Queue()
+    proc = ctx.Process(target=_pyperplan_child, args=(task.domain_text, task.problem_text, q))
+    proc.start()
+    try:
+        kind, payload = q.get(timeout=timeout)
+    except queue.Empty:
+        kind, payload = "timeout", f"no plan within {timeout} s"
+    finally:
+        if proc.is_alive():
+            proc.terminate()
+        proc.join(5)
+        q.close()
+        q.join_thread()
+    if kind == "timeout":
+        return PlanResult("pyperplan", PlanStatus.TIMEOUT, reason=payload)
+    if kind == "error":
+        return PlanResult("pyperplan", PlanStatus.ERROR, reason=payload)
+    if payload is None:
+        return PlanResult(
+            "pyperplan", PlanStatus.UNSOLVABLE, reason="no plan exists (search exhausted)"
+        )
+    steps = tuple(task.actions[name] for name in payload if name in task.actions)
+    return PlanResult("pyperplan", PlanStatus.SOLVED, steps)
+
+
+def _pyperplan_child(domain_text: str, problem_text: str, q: Any) -> None:
+    try:
+        q.put(("ok", run_pyperplan(domain_text, problem_text)))
+    except Exception as exc:  # reported to the parent as a typed status
+        q.put(("error", _short(exc)))
+
+
+def run_pyperplan(domain_text: str, problem_text: str) -> list[str] | None:
+    """Solve a grounded STRIPS task with pyperplan (greedy best-first search with the hFF
+    heuristic); the names of the plan's actions, or None when there is no plan.
+
+    pyperplan is called directly: its unified-planning wrapper re-reads and converts the
+    grounded task, which costs seconds per problem where the search itself takes a
+    fraction of one."""
+    import importlib
+    import logging
+
+    grounding = importlib.import_module("pyperplan.grounding")
+    hff = importlib.import_module("pyperplan.heuristics.relaxation").hFFHeuristic
+    parser_class = importlib.import_module("pyperplan.pddl.parser").Parser
+    gbfs = importlib.import_module("pyperplan.search").greedy_best_first_search
+
+    logging.getLogger().setLevel(logging.WARNING)
+    with tempfile.TemporaryDirectory(prefix="planproof-pyperplan-") as work:
+        d, p = os.path.join(work, "domain.pddl"), os.path.join(work, "problem.pddl")
+        with open(d, "w", encoding="utf-8") as fh:
+            fh.write(domain_text)
+        with open(p, "w", encoding="utf-8") as fh:
+            fh.write(problem_text)
+        parser = parser_class(d, p)
+        task = grounding.ground(parser.parse_problem(parser.parse_domain()))
+    solution = gbfs(task, hff(task))
+    if solution is None:
+        return None
+    return [op.name.strip("()").split()[0] for op in solution]
