@@ -11,32 +11,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
-from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-DATASETS = ("virtualhome", "behavior")
+from planproof.commands.eai_module import (
+    add_common_arguments,
+    evaluate_file,
+    fail,
+    write_outputs,
+)
+
 MODULE = "goal-interpretation"
-
-
-def add_common_arguments(parser: argparse.ArgumentParser, module: str) -> None:
-    """Arguments shared by the module evaluators (same layout as action sequencing)."""
-    parser.add_argument("--dataset", choices=DATASETS, required=True)
-    src = parser.add_mutually_exclusive_group()
-    src.add_argument("--responses", type=Path, help="responses file (JSON list or JSON lines)")
-    src.add_argument(
-        "--gold", action="store_true", help="evaluate the dataset's own gold (the default)"
-    )
-    parser.add_argument("--limit", type=int, help="evaluate only the first K tasks")
-    parser.add_argument(
-        "--output",
-        type=Path,
-        help=f"directory for results.jsonl and summary.json "
-        f"(default: planproof-results/{module}-DATASET)",
-    )
-    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -47,82 +33,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--timeout", type=float, default=2.0, help="Z3 timeout per query in seconds"
     )
-
-
-def load_tasks(dataset: str) -> tuple[Any, ...]:
-    """The dataset's tasks (fetching and converting the EAI data on first use)."""
-    if dataset == "virtualhome":
-        from planproof.simulators.virtualhome import load_virtualhome_tasks
-
-        return load_virtualhome_tasks()
-    from planproof.simulators.behavior.tasks import load_behavior_tasks
-
-    return load_behavior_tasks()
-
-
-def evaluate_file(
-    args: argparse.Namespace,
-    gold: Callable[[Any], str],
-    score: Callable[[Any, str], Any],
-    failed: Callable[[Any, str], Any],
-) -> tuple[list[Any], dict[str, Any], Sequence[Any]] | str:
-    """Pair tasks with responses (or gold texts) and score each; a message on bad input."""
-    from planproof.data.cache import DataUnavailableError
-    from planproof.interface.errors import ResponsesFileError
-    from planproof.interface.responses import read_responses
-
-    try:
-        tasks = load_tasks(args.dataset)
-        if args.limit is not None:
-            tasks = tasks[: max(args.limit, 0)]
-        info: dict[str, Any] = {"unknown_identifiers": [], "file_notes": []}
-        if args.responses is not None:
-            responses = read_responses(args.responses)
-            by_id = responses.by_identifier()
-            known = {t.identifier for t in tasks}
-            info["unknown_identifiers"] = sorted(i for i in by_id if i not in known)
-            info["file_notes"] = list(responses.notes) + [
-                e.error.message
-                for e in responses.errors
-                if e.identifier is None and e.error is not None
-            ]
-            pairs: list[tuple[Any, str | None, str]] = []
-            for t in tasks:
-                e = by_id.get(t.identifier)
-                if e is None:
-                    continue
-                msg = e.error.message if e.error is not None else "no llm_output"
-                pairs.append((t, e.text if e.error is None else None, msg))
-        else:
-            pairs = [(t, gold(t), "") for t in tasks]
-    except (DataUnavailableError, ResponsesFileError) as exc:
-        return str(exc)
-    results = [score(t, text) if text is not None else failed(t, msg) for t, text, msg in pairs]
-    return results, info, tasks
-
-
-def write_outputs(
-    args: argparse.Namespace, module: str, results: Sequence[Any], summary: dict[str, Any]
-) -> Path | str:
-    """results.jsonl + summary.json in ``--output``; the directory, or an error message."""
-    out: Path = args.output or Path("planproof-results") / f"{module}-{args.dataset}"
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        with (out / "results.jsonl").open("w", encoding="utf-8") as f:
-            for r in results:
-                f.write(json.dumps(r.to_dict(), ensure_ascii=False) + "\n")
-        (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-    except OSError as exc:
-        return f"cannot write results to {out}: {exc}"
-    return out
-
-
-def fail(args: argparse.Namespace, message: str) -> int:
-    if args.json:
-        print(json.dumps({"error": "bad-input", "message": message}))
-    else:
-        print(f"error: {message}", file=sys.stderr)
-    return 2
 
 
 def run(args: argparse.Namespace) -> int:

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from planproof.commands.evaluate_goal_interpretation import (
+from planproof.commands.eai_module import (
     add_common_arguments,
     evaluate_file,
     fail,

@@ -13,7 +13,7 @@ import json
 import time
 from pathlib import Path
 
-from planproof.commands.evaluate_goal_interpretation import DATASETS, fail, load_tasks
+from planproof.commands.eai_module import DATASETS, fail, load_tasks
 
 MODULES = (
     "goal-interpretation",

@@ -1,4 +1,5 @@
-"""PDDL conditions and effects ⇄ planproof formulas and effects.
+"""PDDL conditions and effects → planproof formulas and effects (writing them back is
+:mod:`planproof.pddl.writer`).
 
 Reading goes through the bounded s-expression reader of ``planproof.ltl.bddl`` (length
 and nesting are checked before parsing), so operator text written by an LLM fails with a
@@ -15,7 +16,6 @@ from planproof.ltl.ast import (
     And,
     Atom,
     Binder,
-    Bottom,
     Const,
     Exists,
     Forall,
@@ -24,13 +24,12 @@ from planproof.ltl.ast import (
     Not,
     Or,
     Term,
-    Top,
     Var,
 )
 from planproof.ltl.bddl.reader import read_sexpr
 from planproof.ltl.bddl.sexpr import SAtom, SExpr, SList, head, sexpr_to_text
 from planproof.pddl.errors import PDDLSyntaxError
-from planproof.pddl.schema import Add, Delete, Effect, ForallEffect, Operator, Param, When
+from planproof.pddl.schema import Add, Delete, Effect, ForallEffect, Param, When
 
 
 def _error(message: str, at: SExpr | None, kind: str = "pddl") -> PDDLSyntaxError:
@@ -196,83 +195,7 @@ def _effects(e: SExpr, scope: frozenset[str]) -> tuple[Effect, ...]:
 _CONNECTIVES = frozenset({"and", "or", "not", "imply", "exists", "forall", "when"})
 
 
-# --- writing ---------------------------------------------------------------------------
-
-
-def _term_text(t: Term) -> str:
-    return f"?{t.name}" if isinstance(t, Var) else t.name
-
-
-def _atom_text(a: Atom, rename: dict[str, str]) -> str:
-    pred = rename.get(a.pred, a.pred)
-    return "(" + " ".join([pred, *(_term_text(t) for t in a.args)]) + ")"
-
-
-def _binder_text(b: Binder) -> str:
-    return f"(?{b.var} - {b.type or 'object'})"
-
-
-def condition_to_pddl(f: Formula, rename: dict[str, str] | None = None) -> str:
-    """PDDL text of a then-free formula; ``rename`` maps predicate names (for exports that
-    must avoid clashes such as an action and a predicate both named ``open``)."""
-    r = rename or {}
-    match f:
-        case Atom():
-            return _atom_text(f, r)
-        case Top():
-            return "(and)"
-        case Bottom():
-            return "(or)"
-        case Not(body):
-            return f"(not {condition_to_pddl(body, r)})"
-        case And(cs):
-            return "(and " + " ".join(condition_to_pddl(c, r) for c in cs) + ")"
-        case Or(cs):
-            return "(or " + " ".join(condition_to_pddl(c, r) for c in cs) + ")"
-        case Implies(a, b):
-            return f"(imply {condition_to_pddl(a, r)} {condition_to_pddl(b, r)})"
-        case Exists(b, body):
-            return f"(exists {_binder_text(b)} {condition_to_pddl(body, r)})"
-        case Forall(b, body):
-            return f"(forall {_binder_text(b)} {condition_to_pddl(body, r)})"
-    raise ValueError(f"{type(f).__name__} has no PDDL form")
-
-
-def effects_to_pddl(effects: tuple[Effect, ...], rename: dict[str, str] | None = None) -> str:
-    r = rename or {}
-    parts = [_effect_text(e, r) for e in effects]
-    return "(and " + " ".join(parts) + ")" if len(parts) != 1 else parts[0]
-
-
-def _effect_text(e: Effect, r: dict[str, str]) -> str:
-    match e:
-        case Add(atom):
-            return _atom_text(atom, r)
-        case Delete(atom):
-            return f"(not {_atom_text(atom, r)})"
-        case When(cond, inner):
-            return f"(when {condition_to_pddl(cond, r)} {effects_to_pddl(inner, r)})"
-        case ForallEffect(b, inner):
-            return f"(forall {_binder_text(b)} {effects_to_pddl(inner, r)})"
-    raise AssertionError(e)
-
-
-def operator_to_pddl(
-    op: Operator, name: str | None = None, rename: dict[str, str] | None = None
-) -> str:
-    params = " ".join(f"?{p.name} - {p.type}" for p in op.params)
-    return (
-        f"(:action {name or op.name}\n"
-        f"  :parameters ({params})\n"
-        f"  :precondition {condition_to_pddl(op.precondition, rename)}\n"
-        f"  :effect {effects_to_pddl(op.effects, rename)})"
-    )
-
-
 __all__ = [
-    "condition_to_pddl",
-    "effects_to_pddl",
-    "operator_to_pddl",
     "read_condition",
     "read_effect",
     "read_parameters",

@@ -11,12 +11,8 @@ from planproof.ltl.ast import Exists, Forall, walk
 from planproof.ltl.trace import Universe, ground_atom
 from planproof.pddl.errors import PDDLSyntaxError
 from planproof.pddl.schema import Domain, operator
-from planproof.pddl.sexpr_io import (
-    condition_to_pddl,
-    operator_to_pddl,
-    read_condition,
-    read_effect,
-)
+from planproof.pddl.sexpr_io import read_condition, read_effect
+from planproof.pddl.writer import condition_text, operator_text
 from planproof.simulators.core import Action, ErrorKind, World, replay
 from planproof.simulators.core.logic import Facts, KeyFacts, atom_key, compile_condition
 from planproof.testing import Vocabulary, state_formulas, states, universes
@@ -140,8 +136,8 @@ def test_trace_records_executed_actions_only() -> None:
 
 def test_operator_pddl_round_trip() -> None:
     for op in WORLD.domain.operators.values():
-        text = operator_to_pddl(op)
-        pre = text.split(":precondition ", 1)[1].split("\n  :effect ")[0]
+        text = operator_text(op)
+        pre = text.split(":precondition ", 1)[1].split("\n    :effect ")[0]
         eff = text.split(":effect ", 1)[1][:-1]
         scope = [p.name for p in op.params]
         assert read_condition(pre, scope) == op.precondition
@@ -171,4 +167,4 @@ def test_compiled_conditions_agree_with_the_interpreter(data: st.DataObject) -> 
     assert compile_condition(f)(keys, {}) == facts.holds(f, {})
     typed = all(n.binder.type for n in walk(f) if isinstance(n, Exists | Forall))
     if typed:  # an untyped binder prints as "- object", a different (if equal) type
-        assert read_condition(condition_to_pddl(f)) == f
+        assert read_condition(condition_text(f)) == f

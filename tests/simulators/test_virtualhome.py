@@ -249,3 +249,55 @@ def test_garbage_responses_get_a_grammar_category(tasks: Sequence[Task], text: s
         assert not r.success and sum(g.met for g in r.goals.values()) == 0
     else:
         assert r.executable or r.error is not None
+
+
+def test_command_scores_a_responses_file_entry_by_entry(
+    tasks: Sequence[Task], tmp_path: object
+) -> None:
+    import json
+    from pathlib import Path
+
+    from planproof.cli import main
+    from planproof.interface.responses import render_virtualhome
+
+    t0, t1, t2 = tasks[0], tasks[1], tasks[2]
+    dropped = t1.gold[:1] + t1.gold[2:]
+    entries = [
+        {
+            "identifier": t0.identifier,
+            "llm_output": "```json\n" + render_virtualhome(t0.gold) + "\n```",
+        },
+        {"identifier": t1.identifier, "llm_output": render_virtualhome(dropped)},
+        {"identifier": t2.identifier, "llm_output": "I cannot help with that."},
+        {"identifier": "no_such_task", "llm_output": "{}"},
+        {"identifier": t0.identifier, "llm_output": "duplicate, ignored"},
+        {"llm_output": "entry without identifier"},
+    ]
+    out = Path(str(tmp_path))
+    (out / "r.json").write_text(json.dumps(entries), encoding="utf-8")
+    code = main(
+        [
+            "evaluate",
+            "action-sequencing",
+            "--dataset",
+            "virtualhome",
+            "--responses",
+            str(out / "r.json"),
+            "--output",
+            str(out / "res"),
+            "--json",
+        ]
+    )
+    assert code == 0
+    rows = {
+        r["identifier"]: r
+        for r in map(json.loads, (out / "res" / "results.jsonl").read_text().splitlines())
+    }
+    assert set(rows) == {t0.identifier, t1.identifier, t2.identifier}
+    assert rows[t0.identifier]["success"] and rows[t0.identifier]["notes"]
+    want = evaluate_actions(t1, dropped)
+    assert rows[t1.identifier]["error_type"] == (want.error.kind.value if want.error else None)
+    assert rows[t2.identifier]["error_type"] == "parsing"
+    summary = json.loads((out / "res" / "summary.json").read_text())
+    assert summary["tasks"] == 3 and summary["unknown_identifiers"] == ["no_such_task"]
+    assert summary["file_notes"], "the duplicate and the entry without identifier are noted"

@@ -240,7 +240,7 @@ def action_sequencing(task: Task, example: Task) -> Prompt:
 
 
 def transition_modeling(task: Task, example: Task) -> Prompt:
-    from planproof.pddl.sexpr_io import operator_to_pddl
+    from planproof.pddl.writer import operator_text
 
     d = task.world.domain
     wanted = sorted({a.name.lower() for a in task.gold if d.lookup(a.name) is not None})
@@ -266,7 +266,7 @@ def transition_modeling(task: Task, example: Task) -> Prompt:
             "domain's predicates and the given parameters; an empty precondition or effect "
             "is allowed.",
             "Predicates:\n" + preds,
-            "Example of a complete action:\n" + operator_to_pddl(d.operators[shown]),
+            "Example of a complete action:\n" + operator_text(d.operators[shown]).strip(),
             "Problem.\n" + _task_block(task, with_goal=True, nl_goal=False),
             "Actions to complete:\n" + (templates or "(none)"),
             'Answer with {"output": "the completed PDDL actions, concatenated"}.',
