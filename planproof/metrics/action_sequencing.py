@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from planproof.interface.responses import Dataset, parse_actions
-from planproof.ltl.ast import Formula, Literal, Not
+from planproof.ltl.ast import Formula, Literal, Not, Top
 from planproof.ltl.errors import LTLError
 from planproof.simulators.core import Action, ErrorKind, Replay, StepError, Task, replay
 from planproof.simulators.core.logic import Facts
@@ -101,7 +101,7 @@ def goal_counts(task: Task, run: Replay) -> tuple[dict[str, GoalCount], tuple[st
     final = world.facts(run.final)
     executed = Facts(frozenset(run.trace.actions), frozenset(), world.universe)
     parts = task.parts
-    if len(parts):
+    if len(parts) or isinstance(task.goal, Top):
         groups = {
             "state": (parts.states, final),
             "relation": (parts.relations, final),

@@ -49,6 +49,9 @@ class World:
     static: frozenset[Atom] = frozenset()
     agent: str | None = None
     aliases: Mapping[str, str] = field(default_factory=dict)
+    _keys: dict[int, tuple[State, KeyFacts]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     @cached_property
     def universe(self) -> Universe:
@@ -112,10 +115,20 @@ class World:
         return Facts(state, self.static, self.universe)
 
     def key_facts(self, state: State) -> KeyFacts:
-        """The compiled-condition view of a state."""
+        """The compiled-condition view of a state (remembered for the few latest states:
+        a replay asks for the state it just produced)."""
+        hit = self._keys.get(id(state))
+        if hit is not None and hit[0] is state:
+            return hit[1]
         keys = {atom_key(a) for a in state}
         keys |= self._static_keys
-        return KeyFacts(keys, self.universe)
+        return self._remember(state, KeyFacts(keys, self.universe))
+
+    def _remember(self, state: State, facts: KeyFacts) -> KeyFacts:
+        if len(self._keys) > 64:
+            self._keys.clear()
+        self._keys[id(state)] = (state, facts)
+        return facts
 
     @cached_property
     def _static_keys(self) -> frozenset[Key]:
@@ -213,6 +226,10 @@ class World:
                 ),
             )
         nxt = (state - dels) | adds
+        nkeys = set(keys.keys)
+        nkeys.difference_update(atom_key(a) for a in dels)
+        nkeys.update(atom_key(a) for a in adds)
+        self._remember(nxt, KeyFacts(nkeys, self.universe))
         return StepResult(nxt)
 
 
