@@ -105,3 +105,44 @@ def fail(args: argparse.Namespace, message: str) -> int:
     else:
         print(f"error: {message}", file=sys.stderr)
     return 2
+
+
+def run_module(
+    args: argparse.Namespace,
+    module: str,
+    *,
+    gold: Callable[[Any], str],
+    score: Callable[[Any, str], Any],
+    failed: Callable[[Any, str], Any],
+    summarize: Callable[[Sequence[Any]], dict[str, Any]],
+    source: str,
+    table: Callable[[dict[str, Any], Path], None],
+    extra: dict[str, Any] | None = None,
+) -> int:
+    """The whole evaluate command of one module: score every response (or the gold),
+    summarise, write the outputs, print the summary (JSON) or a table."""
+    import time
+
+    start = time.perf_counter()
+    got = evaluate_file(args, gold, score, failed)
+    if isinstance(got, str):
+        return fail(args, got)
+    results, info, tasks = got
+    summary = summarize(results)
+    summary.update(
+        dataset=args.dataset,
+        source=str(args.responses) if args.responses else source,
+        **(extra or {}),
+        tasks_in_dataset=len(tasks),
+        tasks_without_response=len(tasks) - len(results),
+        **info,
+        seconds=round(time.perf_counter() - start, 3),
+    )
+    out = write_outputs(args, module, results, summary)
+    if isinstance(out, str):
+        return fail(args, out)
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        table(summary, out)
+    return 0

@@ -10,17 +10,10 @@ dataset).
 from __future__ import annotations
 
 import argparse
-import json
-import time
 from pathlib import Path
 from typing import Any
 
-from planproof.commands.eai_module import (
-    add_common_arguments,
-    evaluate_file,
-    fail,
-    write_outputs,
-)
+from planproof.commands.eai_module import add_common_arguments, run_module
 
 MODULE = "action-sequencing"
 
@@ -45,33 +38,16 @@ def run(args: argparse.Namespace) -> int:
         summarize,
     )
 
-    start = time.perf_counter()
-    got = evaluate_file(
+    return run_module(
         args,
+        MODULE,
         gold=gold_text,
         score=lambda t, text: evaluate_response(t, text, args.dataset),
         failed=parse_error_result,
+        summarize=summarize,
+        source="gold plans",
+        table=_table,
     )
-    if isinstance(got, str):
-        return fail(args, got)
-    results, info, tasks = got
-    summary = summarize(results)
-    summary.update(
-        dataset=args.dataset,
-        source=str(args.responses) if args.responses else "gold plans",
-        tasks_in_dataset=len(tasks),
-        tasks_without_response=len(tasks) - len(results),
-        **info,
-        seconds=round(time.perf_counter() - start, 3),
-    )
-    out = write_outputs(args, MODULE, results, summary)
-    if isinstance(out, str):
-        return fail(args, out)
-    if args.json:
-        print(json.dumps(summary, indent=2))
-    else:
-        _table(summary, out)
-    return 0
 
 
 def _table(summary: dict[str, Any], out: Path) -> None:

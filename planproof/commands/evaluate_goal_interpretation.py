@@ -10,17 +10,10 @@ input (unreadable file, unknown dataset).
 from __future__ import annotations
 
 import argparse
-import json
-import time
 from pathlib import Path
 from typing import Any
 
-from planproof.commands.eai_module import (
-    add_common_arguments,
-    evaluate_file,
-    fail,
-    write_outputs,
-)
+from planproof.commands.eai_module import add_common_arguments, run_module
 
 MODULE = "goal-interpretation"
 
@@ -43,34 +36,17 @@ def run(args: argparse.Namespace) -> int:
         summarize,
     )
 
-    start = time.perf_counter()
     logic = not args.no_logic
-    got = evaluate_file(
+    return run_module(
         args,
-        gold_response,
-        lambda t, text: evaluate_goal_response(t, text, logic=logic, timeout=args.timeout),
-        parse_error_result,
+        MODULE,
+        gold=gold_response,
+        score=lambda t, text: evaluate_goal_response(t, text, logic=logic, timeout=args.timeout),
+        failed=parse_error_result,
+        summarize=summarize,
+        source="gold goals",
+        table=_table,
     )
-    if isinstance(got, str):
-        return fail(args, got)
-    results, info, tasks = got
-    summary = summarize(results)
-    summary.update(
-        dataset=args.dataset,
-        source=str(args.responses) if args.responses else "gold goals",
-        tasks_in_dataset=len(tasks),
-        tasks_without_response=len(tasks) - len(results),
-        **info,
-        seconds=round(time.perf_counter() - start, 3),
-    )
-    out = write_outputs(args, MODULE, results, summary)
-    if isinstance(out, str):
-        return fail(args, out)
-    if args.json:
-        print(json.dumps(summary, indent=2))
-    else:
-        _table(summary, out)
-    return 0
 
 
 def _table(summary: dict[str, Any], out: Path) -> None:

@@ -10,16 +10,13 @@ evaluated, 2 on bad input.
 from __future__ import annotations
 
 import argparse
-import json
-import time
 from pathlib import Path
 from typing import Any
 
 from planproof.commands.eai_module import (
     add_common_arguments,
-    evaluate_file,
     fail,
-    write_outputs,
+    run_module,
 )
 
 MODULE = "subgoal-decomposition"
@@ -53,36 +50,19 @@ def run(args: argparse.Namespace) -> int:
 
     if args.depth < 1 or args.max_states < 1:
         return fail(args, "--depth and --max-states must be positive")
-    start = time.perf_counter()
-    got = evaluate_file(
+    return run_module(
         args,
-        gold_response,
-        lambda t, text: evaluate_subgoal_response(
+        MODULE,
+        gold=gold_response,
+        score=lambda t, text: evaluate_subgoal_response(
             t, text, depth=args.depth, mode=args.search, max_states=args.max_states
         ),
-        lambda t, msg: grammar_error_result(t, SubgoalError(ErrorKind.PARSING, msg)),
+        failed=lambda t, msg: grammar_error_result(t, SubgoalError(ErrorKind.PARSING, msg)),
+        summarize=summarize,
+        source="subgoals derived from gold plans",
+        table=_table,
+        extra={"search": {"mode": args.search, "depth": args.depth, "max_states": args.max_states}},
     )
-    if isinstance(got, str):
-        return fail(args, got)
-    results, info, tasks = got
-    summary = summarize(results)
-    summary.update(
-        dataset=args.dataset,
-        source=str(args.responses) if args.responses else "subgoals derived from gold plans",
-        search={"mode": args.search, "depth": args.depth, "max_states": args.max_states},
-        tasks_in_dataset=len(tasks),
-        tasks_without_response=len(tasks) - len(results),
-        **info,
-        seconds=round(time.perf_counter() - start, 3),
-    )
-    out = write_outputs(args, MODULE, results, summary)
-    if isinstance(out, str):
-        return fail(args, out)
-    if args.json:
-        print(json.dumps(summary, indent=2))
-    else:
-        _table(summary, out)
-    return 0
 
 
 def _table(summary: dict[str, Any], out: Path) -> None:

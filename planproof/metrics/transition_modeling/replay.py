@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from planproof.ltl.ast import Atom, Formula
+from planproof.ltl.ast import Formula
 from planproof.ltl.trace import State
 from planproof.pddl.reader import Problem
 from planproof.pddl.schema import Domain
 from planproof.simulators.core import Action, Bound, Replay, World, initial_state, replay
-from planproof.simulators.core.logic import Facts
+from planproof.simulators.core.logic import Facts, atom_text
 
 
 @dataclass(frozen=True)
@@ -31,10 +31,6 @@ def pddl_task(domain: Domain, problem: Problem) -> PddlTask:
     s0, static = initial_state(problem.init, domain)
     world = World(domain, problem.objects_with_types(), static)
     return PddlTask(world, s0, problem.goal)
-
-
-def _text(a: Atom) -> str:
-    return f"{a.pred}({', '.join(t.name for t in a.args)})"
 
 
 @dataclass(frozen=True)
@@ -107,8 +103,8 @@ def check_plan(task: PddlTask, actions: Sequence[Action]) -> PlanCheck:
             StepView(
                 i,
                 str(a),
-                tuple(sorted(_text(x) for x in after - before)),
-                tuple(sorted(_text(x) for x in before - after)),
+                tuple(sorted(atom_text(x) for x in after - before)),
+                tuple(sorted(atom_text(x) for x in before - after)),
                 warn.get(i, ""),
             )
         )

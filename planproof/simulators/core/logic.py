@@ -122,7 +122,7 @@ class Facts:
             case Atom():
                 if self.atom(f, env) == positive:
                     return []
-                text = _atom_text(ground(f, env))
+                text = atom_text(ground(f, env))
                 return [text if positive else f"not {text}"]
             case Top() | Bottom():
                 return [] if isinstance(f, Top) == positive else ["false" if positive else "true"]
@@ -186,7 +186,8 @@ def _k_or(vals: object) -> bool | None:
     return out
 
 
-def _atom_text(a: Atom) -> str:
+def atom_text(a: Atom) -> str:
+    """``pred(a, b)``: how messages name a ground atom."""
     return f"{a.pred}({', '.join(t.name for t in a.args)})"
 
 

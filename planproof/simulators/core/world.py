@@ -20,6 +20,7 @@ from planproof.simulators.core.logic import (
     Key,
     KeyFacts,
     atom_key,
+    atom_text,
     compile_condition,
     ground,
     key_builder,
@@ -156,14 +157,6 @@ class World:
         dels.discard(_NOOP)
         return frozenset(adds), frozenset(dels - adds), applied
 
-    def apply(self, bound: Bound, state: State) -> State:
-        """The state after ``bound`` runs, ignoring its precondition (for planners that
-        have checked it)."""
-        adds, dels, _ = self.effects(bound, state)
-        if adds <= state and not dels:
-            return state
-        return (state - dels) | adds
-
     def step(self, state: State, action: Action | Bound, index: int = 0) -> StepResult:
         """Run one action. Failures other than an additional step leave the state as is;
         an additional step leaves it unchanged by definition.
@@ -201,7 +194,7 @@ class World:
             )
         adds, dels, applied = self.effects(bound, state, keys)
         if not holds and applied and adds <= state and not dels:
-            shown = tuple(sorted(_text(a) for a in adds))
+            shown = tuple(sorted(atom_text(a) for a in adds))
             what = ", ".join(shown) if shown else "none of its effects applies"
             return StepResult(
                 state,
@@ -312,10 +305,6 @@ def _forall(var: str, typ: str | None, inner: _EffectFn) -> _EffectFn:
             env[var] = saved
 
     return run
-
-
-def _text(a: Atom) -> str:
-    return f"{a.pred}({', '.join(t.name for t in a.args)})"
 
 
 def _pred_of(literal: str) -> str:
