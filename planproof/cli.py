@@ -387,6 +387,18 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str]] = {
         "planproof.commands.plan",
         "solve a PDDL problem with Fast Downward or pyperplan",
     ),
+    ("run",): (
+        "planproof.commands.run",
+        "prompt a model (litellm, or the built-in planner) on an EAI module; cache, score",
+    ),
+    ("report",): (
+        "planproof.commands.report",
+        "one self-contained HTML report from run directories",
+    ),
+    ("demo",): (
+        "planproof.commands.demo",
+        "no key needed: the built-in planner on an EAI module, scored, with its report",
+    ),
     ("prompts",): (
         "planproof.commands.prompts",
         "write one prompt per task for an EAI module (JSONL)",

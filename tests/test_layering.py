@@ -12,7 +12,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1] / "planproof"
 ORDER = [
-    "ltl", "data", "pddl", "simulators", "interface", "metrics", "commands", "cli", "testing"
+    "ltl", "data", "pddl", "simulators", "interface", "metrics", "runs", "report", "commands",
+    "cli", "testing",
 ]
 
 
@@ -72,3 +73,27 @@ def test_parsing_does_not_import_heavy_libraries() -> None:
     )
     for heavy in ("z3", "scipy", "numpy", "litellm", "unified_planning", "rich"):
         assert heavy not in loaded, f"`planproof ltl parse` imported {heavy}"
+
+
+@pytest.mark.data
+@pytest.mark.usefixtures("eai_wheel")
+@pytest.mark.parametrize(
+    ("argv", "absent"),
+    [
+        (["evaluate", "action-sequencing", "--dataset", "virtualhome", "--limit", "3"],
+         ("litellm", "openai", "unified_planning", "z3")),
+        (["demo", "--limit", "3", "--concurrency", "1"], ("litellm", "openai")),
+        (["run", "--model", "gold", "--module", "goal-interpretation", "--dataset",
+          "virtualhome", "--limit", "2", "--concurrency", "1"], ("litellm", "openai")),
+    ],
+    ids=["evaluate", "demo", "run-builtin"],
+)
+def test_commands_do_not_pay_for_what_they_do_not_use(
+    argv: list[str], absent: tuple[str, ...], tmp_path: Path
+) -> None:
+    argv = [*argv, "--output", str(tmp_path / "out")]
+    if argv[0] != "evaluate":
+        argv += ["--cache", str(tmp_path / "c.sqlite3")]
+    loaded = _modules_loaded_by(f"from planproof.cli import main\nmain({argv!r})")
+    for heavy in absent:
+        assert heavy not in loaded, f"`planproof {' '.join(argv[:2])}` imported {heavy}"

@@ -9,22 +9,20 @@ imported, extracted or executed.
 
 from __future__ import annotations
 
-import base64
-import csv
-import hashlib
-import io
 import json
-import shutil
-import subprocess
 import sys
-import tempfile
-import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from planproof.data.cache import DataUnavailableError, cache_dir
+
+if TYPE_CHECKING:
+    import zipfile
+
+# zipfile, hashlib, subprocess and friends are imported where used: commands that read
+# only the converted caches never open the wheel, and import this module for its names.
 
 EAI_EVAL_VERSION = "1.0.5"
 WHEEL_NAME = f"eai_eval-{EAI_EVAL_VERSION}-py3-none-any.whl"
@@ -53,6 +51,8 @@ def _manual_hint(dest: Path) -> str:
 
 
 def _sha256(path: Path) -> str:
+    import hashlib
+
     h = hashlib.sha256()
     with path.open("rb") as fh:
         for chunk in iter(lambda: fh.read(1 << 20), b""):
@@ -62,6 +62,9 @@ def _sha256(path: Path) -> str:
 
 def _record(zf: zipfile.ZipFile) -> dict[str, str]:
     """member → ``sha256=<urlsafe b64>`` from the wheel's RECORD."""
+    import csv
+    import io
+
     try:
         text = zf.read(RECORD_MEMBER).decode("utf-8")
     except KeyError:
@@ -72,6 +75,8 @@ def _record(zf: zipfile.ZipFile) -> dict[str, str]:
 def verify_wheel(path: Path) -> None:
     """Raise :class:`DataUnavailableError` unless ``path`` is the pinned wheel: right
     SHA-256, a readable zip, and a RECORD that lists the data files planproof reads."""
+    import zipfile
+
     if not path.is_file():
         raise DataUnavailableError(f"{path} does not exist; {_manual_hint(path)}")
     digest = _sha256(path)
@@ -93,19 +98,31 @@ def verify_wheel(path: Path) -> None:
 def download_wheel(dest: Path, *, timeout: float = DOWNLOAD_TIMEOUT) -> Path:
     """Fetch the wheel with pip into ``dest`` (atomically: a temporary directory next to
     it, then ``os.replace``) and verify it."""
+    import shutil
+    import subprocess
+    import tempfile
+
     from rich.console import Console  # only when there is something to show
 
     dest.parent.mkdir(parents=True, exist_ok=True)
     console = Console(stderr=True)
     tmp = Path(tempfile.mkdtemp(dir=dest.parent, prefix=".download-"))
     cmd = [
-        sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
-        f"eai-eval=={EAI_EVAL_VERSION}", "-d", str(tmp),
+        sys.executable,
+        "-m",
+        "pip",
+        "download",
+        "--no-deps",
+        "--only-binary=:all:",
+        f"eai-eval=={EAI_EVAL_VERSION}",
+        "-d",
+        str(tmp),
     ]
     try:
         console.print(
             f"planproof: fetching the EAI data (eai-eval {EAI_EVAL_VERSION}, ~27 MB) from "
-            f"PyPI into {dest.parent}; this happens once", soft_wrap=True,
+            f"PyPI into {dest.parent}; this happens once",
+            soft_wrap=True,
         )
         with console.status("downloading with pip..."):
             try:
@@ -163,11 +180,12 @@ class EaiWheel:
 
     def members(self, prefix: str = "", suffix: str = "") -> list[str]:
         """Sorted member names with the given prefix and suffix."""
-        return sorted(
-            n for n in self._zf.namelist() if n.startswith(prefix) and n.endswith(suffix)
-        )
+        return sorted(n for n in self._zf.namelist() if n.startswith(prefix) and n.endswith(suffix))
 
     def read_bytes(self, member: str) -> bytes:
+        import base64
+        import hashlib
+
         try:
             data = self._zf.read(member)
         except KeyError:
@@ -188,5 +206,7 @@ class EaiWheel:
 @contextmanager
 def open_wheel(path: Path | None = None) -> Iterator[EaiWheel]:
     """Open the wheel (``ensure_wheel()`` unless a path is given) for reading data."""
+    import zipfile
+
     with zipfile.ZipFile(path if path is not None else ensure_wheel()) as zf:
         yield EaiWheel(zf)

@@ -632,6 +632,8 @@ def _is_id(item: object) -> str | None:
     if isinstance(item, int) and not isinstance(item, bool) and item >= 0:
         return str(item)
     if isinstance(item, str):
+        if item.isdecimal():  # what ``\d+`` matches, without the regex
+            return item
         m = _ID.fullmatch(item)
         if m:
             return m.group(1)

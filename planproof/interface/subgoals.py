@@ -12,6 +12,7 @@ reported with the index of its subgoal. Names are resolved as the goal reader do
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from planproof.interface.errors import ResponseError
@@ -36,7 +37,7 @@ from planproof.ltl.errors import LTLError
 from planproof.ltl.parser import parse
 from planproof.ltl.printer import to_text
 from planproof.ltl.simplify import conj
-from planproof.simulators.core import ErrorKind, Task, World, replay
+from planproof.simulators.core import Action, ErrorKind, Task, World, replay
 from planproof.simulators.core.replay import action_atom
 
 __all__ = [
@@ -215,14 +216,15 @@ def parse_subgoals(text: str, world: World) -> ParsedSubgoals:
     return ParsedSubgoals(parsed.subgoals, parsed.error, tuple(notes))
 
 
-def subgoals_from_plan(task: Task) -> tuple[Formula, ...]:
-    """A subgoal sequence derived from the gold plan's state trajectory: per executed gold
-    action, the literals it changed (added atoms, ``not`` deleted ones), or the action
-    itself when it changes nothing or is one of the task's action goals (action-only
-    predicates only: BEHAVIOR's ``open`` is a state). Additional steps of the gold plan
-    (actions that could not run because their effect already held) give no subgoal."""
+def subgoals_from_plan(task: Task, plan: Sequence[Action] | None = None) -> tuple[Formula, ...]:
+    """A subgoal sequence derived from a plan's state trajectory (the gold plan by
+    default): per executed action, the literals it changed (added atoms, ``not`` deleted
+    ones), or the action itself when it changes nothing or is one of the task's action
+    goals (action-only predicates only: BEHAVIOR's ``open`` is a state). Additional steps
+    of the plan (actions that could not run because their effect already held) give no
+    subgoal."""
     world = task.world
-    run = replay(world, task.initial, task.gold)
+    run = replay(world, task.initial, task.gold if plan is None else plan)
     states = run.trace.states
     goal_actions = {a.pred for g in task.parts.actions for a in walk(g) if isinstance(a, Atom)}
     d = world.domain

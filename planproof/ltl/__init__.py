@@ -1,4 +1,12 @@
-"""The goal logic: parse, print, simplify, ground, expand, evaluate, and decide with Z3."""
+"""The goal logic: parse, print, simplify, ground, expand, evaluate, and decide with Z3.
+
+``parse`` is imported on first use: it needs lark, which code that only builds or
+evaluates formulas (a replay of cached tasks) never loads.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from planproof.ltl.ast import (
     FALSE,
@@ -29,8 +37,10 @@ from planproof.ltl.errors import (
     LTLSyntaxError,
     UnsupportedFormulaError,
 )
-from planproof.ltl.parser import parse
 from planproof.ltl.printer import to_text
+
+if TYPE_CHECKING:
+    from planproof.ltl.parser import parse
 
 __all__ = [
     "FALSE",
@@ -61,3 +71,11 @@ __all__ = [
     "parse",
     "to_text",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "parse":
+        from planproof.ltl.parser import parse
+
+        return parse
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

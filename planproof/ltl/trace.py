@@ -54,22 +54,43 @@ class Universe:
             out.setdefault(n, set()).update({m.group("type")} if m else set())
         return cls.of(out)
 
-    @property
+    @cached_property
     def names(self) -> tuple[str, ...]:
         return tuple(n for n, _ in self.objects)
 
     def of_type(self, type_name: str | None) -> tuple[str, ...]:
-        """Objects a binder of this type ranges over, in a fixed (sorted) order."""
-        if type_name is None:
-            return self.names
-        return tuple(n for n, ts in self.objects if type_name in ts)
+        """Objects a binder of this type ranges over, in a fixed (sorted) order (computed
+        once per type: quantified conditions ask for the same types at every step)."""
+        hit = self._by_type.get(type_name)
+        if hit is None:
+            hit = (
+                self.names
+                if type_name is None
+                else tuple(n for n, ts in self.objects if type_name in ts)
+            )
+            self._by_type[type_name] = hit
+        return hit
+
+    @cached_property
+    def _by_type(self) -> dict[str | None, tuple[str, ...]]:
+        return {}
 
     @cached_property
     def _index(self) -> dict[str, frozenset[str]]:
         return dict(self.objects)
 
+    @property
+    def type_index(self) -> Mapping[str, frozenset[str]]:
+        """Object → its types, for lookups in hot loops (do not modify)."""
+        return self._index
+
     def types_of(self, name: str) -> frozenset[str]:
         return self._index[name]
+
+    def has_type(self, name: str, type_name: str | None) -> bool:
+        """Is ``name`` an object of the universe of that type (any type: ``None``)?"""
+        types = self._index.get(name)
+        return types is not None and (type_name is None or type_name in types)
 
     def __len__(self) -> int:
         return len(self.objects)

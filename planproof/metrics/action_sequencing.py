@@ -14,13 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from planproof.interface.responses import Dataset, parse_actions
-from planproof.ltl.ast import Formula, Literal, Not, Top
+from planproof.ltl.ast import Atom, Formula, Literal, Not, Top
 from planproof.ltl.errors import LTLError
 from planproof.simulators.core import Action, ErrorKind, Replay, StepError, Task, replay
-from planproof.simulators.core.logic import Facts
+from planproof.simulators.core.logic import Cond, KeyFacts, atom_key, atom_text, compile_condition
 
 GOAL_TYPES = ("state", "relation", "action")
 ERROR_TYPES = (
@@ -98,10 +99,11 @@ def _text(f: Formula) -> str:
 def goal_counts(task: Task, run: Replay) -> tuple[dict[str, GoalCount], tuple[str, ...], bool]:
     """Per-type (met, total), the unmet goals in words, and task success."""
     world = task.world
-    final = world.facts(run.final)
-    executed = Facts(frozenset(run.trace.actions), frozenset(), world.universe)
     parts = task.parts
     if len(parts) or isinstance(task.goal, Top):
+        # compiled conditions on atom keys (they agree with ``Facts.holds``: tested)
+        final = world.key_facts(run.final)
+        executed = KeyFacts({atom_key(a) for a in run.trace.actions}, world.universe)
         groups = {
             "state": (parts.states, final),
             "relation": (parts.relations, final),
@@ -112,13 +114,24 @@ def goal_counts(task: Task, run: Replay) -> tuple[dict[str, GoalCount], tuple[st
         for kind, (goals, facts) in groups.items():
             met = 0
             for g in goals:
-                if facts.holds(g, {}):
+                if _holds(g, facts):
                     met += 1
                 else:
                     unmet.append(f"{kind}: {_text(g)}")
             counts[kind] = GoalCount(met, len(goals))
         return counts, tuple(unmet), not unmet
     return _option_counts(task, run)
+
+
+def _holds(goal: Formula, facts: KeyFacts) -> bool:
+    if isinstance(goal, Atom) and goal.pred != "=" and goal.is_ground:
+        return atom_key(goal) in facts.keys
+    return _compiled_goal(goal)(facts, {})
+
+
+@lru_cache(maxsize=4096)
+def _compiled_goal(goal: Formula) -> Cond:
+    return compile_condition(goal)
 
 
 def _option_counts(task: Task, run: Replay) -> tuple[dict[str, GoalCount], tuple[str, ...], bool]:
@@ -143,7 +156,8 @@ def _option_counts(task: Task, run: Replay) -> tuple[dict[str, GoalCount], tuple
     counts = {"state": GoalCount(), "relation": GoalCount()}
     unmet: list[str] = []
     if best is not None:
-        for lit in best.option.literals:
+        # a set of literals: listed in a fixed order, the same in every process
+        for lit in sorted(best.option.literals, key=lambda x: (atom_text(x.atom), x.positive)):
             kind = "state" if len(lit.atom.args) <= 1 else "relation"
             ok = facts.holds(lit.atom, {}) == lit.positive
             counts[kind] = counts[kind] + GoalCount(int(ok), 1)

@@ -25,7 +25,10 @@ def test_prompts_cover_every_task(
         assert [p.identifier for p in prompts] == [t.identifier for t in tasks]
         for t, p in zip(tasks, prompts, strict=True):
             assert p.module == module and p.dataset == t.dataset
-            task_part = p.prompt.split("Now the task.")[-1].split("Problem.")[-1]
+            if module == "transition-modeling":
+                _check_tm_prompt(t, p.prompt)
+                continue
+            task_part = p.prompt.split("Now the task.")[-1]
             assert all(o in task_part for o in t.world.universe.names)
             if module == "goal-interpretation":
                 assert t.description.strip() in task_part
@@ -33,6 +36,22 @@ def test_prompts_cover_every_task(
                 assert to_text(t.goal) in task_part
             assert p.schema["type"] in ("object", "array")
             json.dumps(p.to_dict())
+
+
+def _check_tm_prompt(task: Task, prompt: str) -> None:
+    """The TM prompt is scored against the EAI gold operators, so it must show the EAI
+    problem and ask for exactly the task's EAI actions with their gold parameters."""
+    from planproof.pddl.eai import load_eai_pddl
+
+    data = load_eai_pddl(task.dataset)
+    problem = data.problem_texts.get(task.identifier)
+    if problem is None:  # 4 VirtualHome tasks have no PDDL problem (and no TM gold)
+        return
+    assert problem.strip() in prompt
+    asked = prompt.split("Actions to complete:")[1]
+    for name in data.task_actions[task.identifier]:
+        assert f"(:action {name}\n  :parameters {data.gold_operators[name].parameters}" in asked
+    assert asked.count("(:action ") == len(data.task_actions[task.identifier])
 
 
 def test_unknown_module() -> None:

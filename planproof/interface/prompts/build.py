@@ -3,8 +3,9 @@ same dataset with its gold answer computed by planproof) and returns a :class:`P
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,7 +77,7 @@ def _gold_literals(task: Task) -> list[Literal]:
     return sorted(first.literals, key=lambda lit: (lit.atom.pred, str(lit.atom.args)))
 
 
-def _goal_json(task: Task) -> dict[str, Any]:
+def goal_json(task: Task) -> dict[str, Any]:
     """The task's gold goal in the EAI JSON form (node / edge / action goals)."""
     nodes: list[Any] = []
     edges: list[Any] = []
@@ -136,7 +137,7 @@ def _example_block(example: Task, answer: str, *, with_goal: bool, nl_goal: bool
 def goal_interpretation(task: Task, example: Task) -> Prompt:
     d = task.world.domain
     vh = task.dataset == "virtualhome"
-    answer = _answer("gi", example, lambda t: json.dumps(_goal_json(t)))
+    answer = _answer("gi", example, lambda t: json.dumps(goal_json(t)))
     fmt = (
         'Answer with {"node goals": [[state, object], ...], "edge goals": '
         "[[relation, object, object], ...]"
@@ -239,35 +240,58 @@ def action_sequencing(task: Task, example: Task) -> Prompt:
     return Prompt(task.identifier, "action-sequencing", task.dataset, text, schema)
 
 
-def transition_modeling(task: Task, example: Task) -> Prompt:
-    from planproof.pddl.writer import operator_text
+@functools.lru_cache(maxsize=2)
+def _eai_pddl(dataset: str) -> Any:
+    from planproof.pddl.eai import load_eai_pddl
 
-    d = task.world.domain
-    wanted = sorted({a.name.lower() for a in task.gold if d.lookup(a.name) is not None})
-    wanted = [d.lookup(n).name for n in wanted if d.lookup(n) is not None]  # type: ignore[union-attr]
-    others = sorted(set(d.operators) - set(wanted))
-    shown = others[0] if others else sorted(d.operators)[0]
+    return load_eai_pddl(dataset)
+
+
+def _predicates_block(domain_text: str) -> str:
+    """The ``(:predicates ...)`` section of the EAI domain, comments included, as printed
+    in the paper's prompt."""
+    start = domain_text.find("(:predicates")
+    if start < 0:
+        return domain_text
+    depth = 0
+    for i in range(start, len(domain_text)):
+        c = domain_text[i]
+        if c == ";":
+            continue
+        depth += (c == "(") - (c == ")")
+        if depth == 0:
+            return domain_text[start : i + 1]
+    return domain_text[start:]
+
+
+def transition_modeling(task: Task, example: Task) -> Prompt:
+    """The paper's TM prompt (Fig. 50): the EAI domain's predicates, the task's PDDL
+    problem, and the task's actions to complete. It is built from the EAI PDDL data, not
+    the simulator's schemas, because the answers are scored against the EAI gold operators
+    (their names and parameters: ``walk_towards``, ``put_on``...)."""
+    data = _eai_pddl(task.dataset)
+    wanted = data.task_actions.get(task.identifier, ())
     templates = "\n".join(
-        f"(:action {n}\n  :parameters ("
-        + " ".join(f"?{p.name} - {p.type}" for p in d.operators[n].params)
-        + ")\n  :precondition ()\n  :effect ())"
+        f"(:action {n}\n  :parameters {data.gold_operators[n].parameters}\n"
+        "  :precondition ()\n  :effect ())"
         for n in wanted
+        if n in data.gold_operators
     )
-    preds = "\n".join(
-        f"({p} {' '.join(f'?x{i} - {t}' for i, t in enumerate(ts))})"
-        for p, ts in sorted(d.predicates.items())
-    )
+    others = sorted(set(data.gold_operators) - set(wanted))
+    shown = data.gold_operators[others[0]].pddl().strip() if others else ""
     text = "\n\n".join(
         [
             _SYSTEM,
-            "Write the PDDL precondition and effect of each action below so that a planner "
-            "can reach the goal of this problem. Preconditions use and / or / not / exists "
-            "(disjunctive normal form); effects use and / not / when / forall. Use only the "
-            "domain's predicates and the given parameters; an empty precondition or effect "
+            "You are a software engineer writing the action definitions of a PDDL domain. "
+            "Write the precondition and effect of each action below so that a planner can "
+            "reach the goal of this problem from its :init. Preconditions are in disjunctive "
+            "normal form using and / or / not / exists; effects use and / not / when / "
+            "forall, where (when C E) evaluates C before the action. Use only the domain's "
+            "predicates and types and the given parameters; an empty precondition or effect "
             "is allowed.",
-            "Predicates:\n" + preds,
-            "Example of a complete action:\n" + operator_text(d.operators[shown]).strip(),
-            "Problem.\n" + _task_block(task, with_goal=True, nl_goal=False),
+            "Domain predicates:\n" + _predicates_block(data.domain_text),
+            *(["Example of a complete action:\n" + shown] if shown else []),
+            "Problem:\n" + data.problem_texts.get(task.identifier, "").strip(),
             "Actions to complete:\n" + (templates or "(none)"),
             'Answer with {"output": "the completed PDDL actions, concatenated"}.',
         ]
@@ -297,8 +321,11 @@ def _example_for(tasks: Sequence[Task], task: Task) -> Task:
     return task
 
 
-def build_prompts(tasks: Sequence[Task], module: str) -> list[Prompt]:
-    """One prompt per task for ``module`` (one of :data:`MODULES`)."""
+def build_prompts(
+    tasks: Sequence[Task], module: str, only: Collection[str] | None = None
+) -> list[Prompt]:
+    """One prompt per task for ``module`` (one of :data:`MODULES`); with ``only``, just for
+    those identifiers, the worked examples still chosen from all of ``tasks``."""
     if module not in BUILDERS:
         raise ValueError(f"module must be one of {', '.join(MODULES)}, not {module!r}")
     build = BUILDERS[module]
@@ -310,6 +337,8 @@ def build_prompts(tasks: Sequence[Task], module: str) -> list[Prompt]:
     )
     out = []
     for t in tasks:
+        if only is not None and t.identifier not in only:
+            continue
         ex = first if first is not None and t.identifier != first.identifier else second
         out.append(build(t, ex or t))
     return out

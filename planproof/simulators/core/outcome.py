@@ -42,6 +42,9 @@ class Action:
     def __str__(self) -> str:
         return f"{self.name}({', '.join(self.args)})"
 
+    def __reduce__(self) -> tuple[type[Action], tuple[str, tuple[str, ...]]]:
+        return Action, (self.name, self.args)  # faster to unpickle than slots setstate
+
 
 @dataclass(frozen=True)
 class StepError:

@@ -56,6 +56,11 @@ def action_atom(action: Action) -> Atom:
     return Atom(action.name.lower(), tuple(Const(a) for a in action.args))
 
 
+def _action_atom(world: World, action: Action) -> Atom:
+    """:func:`action_atom`, one object per action in a world."""
+    return world.atom((action.name.lower(), tuple((False, a) for a in action.args)))
+
+
 def replay(
     world: World, s0: State, actions: Sequence[Action], *, check_grammar_first: bool = True
 ) -> Replay:
@@ -64,17 +69,18 @@ def replay(
     A failing precondition is a wrong order if the whole precondition held in some
     earlier state of this run (``held_at`` is the latest), and a missing step otherwise.
     """
+    binds = [world.bind(a, i) for i, a in enumerate(actions)]  # once: grammar, then replay
     if check_grammar_first:
-        err = check_grammar(world, actions)
-        if err is not None:
-            return Replay(Trace((s0,)), (), err, (), len(actions))
+        for r in binds:
+            if isinstance(r, StepError) and r.kind.is_grammar:
+                return Replay(Trace((s0,)), (), r, (), len(actions))
     states: list[State] = [s0]
     executed: list[Action] = []
     trace_actions: list[Atom] = []
     warnings: list[StepError] = []
     state = s0
-    for i, a in enumerate(actions):
-        bound = world.bind(a, i)
+    keys = world.key_facts(s0)
+    for i, bound in enumerate(binds):
         if isinstance(bound, StepError):
             return _done(
                 states,
@@ -84,8 +90,7 @@ def replay(
                 warnings=warnings,
                 n=len(actions),
             )
-        res = world.step(state, bound, i)
-        err = res.error
+        nxt, err, keys = world.transition(state, keys, bound, i)
         if err is not None and err.kind is ErrorKind.ADDITIONAL_STEP:
             warnings.append(err)
         elif err is not None:
@@ -99,10 +104,10 @@ def replay(
                 warnings=warnings,
                 n=len(actions),
             )
-        state = res.state
+        state = nxt
         states.append(state)
         executed.append(bound.action)
-        trace_actions.append(action_atom(bound.action))
+        trace_actions.append(_action_atom(world, bound.action))
     return _done(
         states,
         actions=trace_actions,

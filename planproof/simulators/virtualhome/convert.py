@@ -279,7 +279,8 @@ def tasks_path() -> Path:
     return cache_dir() / "eai" / TASKS_FILE
 
 
-def _stamp() -> dict[str, Any]:
+def converted_stamp() -> dict[str, Any]:
+    """What the converted file was made from (format, converter version, wheel)."""
     return {
         "format": "planproof.virtualhome_tasks",
         "version": CONVERTER_VERSION,
@@ -290,4 +291,4 @@ def _stamp() -> dict[str, Any]:
 
 def load_converted() -> dict[str, Any]:
     """The converted tasks, building them once per wheel and converter version."""
-    return cached_json(tasks_path(), _stamp(), lambda: convert_wheel(ensure_wheel()))
+    return cached_json(tasks_path(), converted_stamp(), lambda: convert_wheel(ensure_wheel()))

@@ -318,7 +318,20 @@ def _operators() -> list[Operator]:
 
 @cache
 def virtualhome_domain() -> Domain:
-    """The VirtualHome domain (built once per process)."""
+    """The VirtualHome domain: built once per process, or read from the binary cache when
+    the code that builds it is unchanged (reading the PDDL text needs the parser)."""
+    from planproof.simulators.core.compiled import cached_build
+
+    return cached_build(DOMAIN_CACHE, build_virtualhome_domain, sources=SOURCES)
+
+
+DOMAIN_CACHE = "virtualhome_domain"
+SOURCES = ("simulators/virtualhome",)
+"""The sub-package whose code builds the VirtualHome domain and tasks."""
+
+
+def build_virtualhome_domain() -> Domain:
+    """The VirtualHome domain, from the operator schemas above."""
     obj, char = ("object",), ("character",)
     predicates: dict[str, tuple[str, ...]] = dict.fromkeys((*STATES, *PROPERTIES), obj)
     predicates.update(dict.fromkeys(CHARACTER_STATES, char))

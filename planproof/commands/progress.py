@@ -1,0 +1,71 @@
+"""The rich progress bar of ``planproof run``: done / total, rate, ETA and running cost."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class RichProgress:
+    """Implements the runner's ``Progress`` protocol on stderr (quiet when not a tty)."""
+
+    def __init__(self, title: str) -> None:
+        self.title = title
+        self._bar: Any = None
+        self._task: Any = None
+        self._failed = 0
+        self._done = 0
+
+    def start(self, total: int, cached: int) -> None:
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self._bar = Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]}"),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            TextColumn("{task.fields[cost]} · {task.fields[info]}"),
+            console=Console(stderr=True),
+            transient=False,
+        )
+        self._bar.start()
+        self._task = self._bar.add_task(
+            self.title,
+            total=total,
+            completed=cached,
+            rate="",
+            cost="$0.0000",
+            info=f"{cached} cached",
+        )
+        self._cached = cached
+
+    def advance(self, call: Any, cost_usd: float) -> None:
+        if self._bar is None:
+            return
+        self._done += 1
+        if call.completion is None:
+            self._failed += 1
+        task = self._bar.tasks[0]
+        elapsed = task.elapsed or 0.0
+        rate = f"{self._done / elapsed:.2f} calls/s" if elapsed > 0 else ""
+        self._bar.update(
+            self._task,
+            advance=1,
+            rate=rate,
+            cost=f"${cost_usd:.4f}",
+            info=f"{self._cached} cached, {self._failed} failed",
+        )
+
+    def stop(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()

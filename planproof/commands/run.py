@@ -1,0 +1,182 @@
+"""``planproof run --model MODEL --module M --dataset D``: prompt a model (any litellm
+provider, or a built-in agent such as ``planner``) on every task of an EAI module, cache
+each answer in SQLite as it arrives, then score the answers and write a run directory
+(``responses.jsonl``, ``results.jsonl``, ``summary.json``, ``run.json``).
+
+Exit 0 when every task was answered and scored, 1 when some calls failed (they are listed
+in ``summary.json``; running the same command again retries only them), 2 on bad input,
+130 when interrupted (finished answers are kept in the cache).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+MODULES = (
+    "goal-interpretation",
+    "subgoal-decomposition",
+    "action-sequencing",
+    "transition-modeling",
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--model",
+        required=True,
+        help="a litellm model (openai/gpt-4o-mini, anthropic/claude-3-5-haiku-latest, "
+        "hosted_vllm/NAME with --api-base...) or a built-in agent: planner, gold",
+    )
+    parser.add_argument("--module", choices=MODULES, required=True)
+    parser.add_argument("--dataset", choices=("virtualhome", "behavior"), required=True)
+    parser.add_argument("--concurrency", type=int, default=4, help="calls in flight (4)")
+    parser.add_argument("--limit", type=int, help="only the first K tasks")
+    parser.add_argument("--temperature", type=float, default=0.0, help="0, as in the paper")
+    parser.add_argument("--max-tokens", type=int, help="completion token limit")
+    parser.add_argument("--top-p", type=float)
+    parser.add_argument("--seed", type=int)
+    parser.add_argument("--api-base", help="OpenAI-compatible server (vLLM, Ollama...)")
+    parser.add_argument("--timeout", type=float, default=120.0, help="seconds per call")
+    parser.add_argument("--max-retries", type=int, default=5, help="retries per call")
+    parser.add_argument(
+        "--output", type=Path, help="run directory (default planproof-runs/MODEL/MODULE-DATASET)"
+    )
+    parser.add_argument(
+        "--cache", type=Path, help="SQLite response cache (default: in planproof's cache dir)"
+    )
+    parser.add_argument(
+        "--refresh", action="store_true", help="ask again even when the cache has an answer"
+    )
+    parser.add_argument(
+        "--mock-response",
+        help="answer every call with this text through litellm's offline mock (no network)",
+    )
+    parser.add_argument("--report", type=Path, help="also write the HTML report here")
+    parser.add_argument("--json", action="store_true", help="print run.json + summary as JSON")
+
+
+def default_output(model: str, module: str, dataset: str) -> Path:
+    slug = "".join(c if c.isalnum() or c in "-._" else "_" for c in model).strip("_") or "model"
+    return Path("planproof-runs") / slug / f"{module}-{dataset}"
+
+
+def _bad(args: argparse.Namespace, message: str) -> int:
+    if args.json:
+        print(json.dumps({"error": "bad-input", "message": message}))
+    else:
+        print(f"error: {message}", file=sys.stderr)
+    return 2
+
+
+def _check_arguments(args: argparse.Namespace) -> str | None:
+    if args.concurrency < 1:
+        return "--concurrency must be at least 1"
+    if args.timeout <= 0 or args.max_retries < 0:
+        return "--timeout must be positive and --max-retries not negative"
+    if args.limit is not None and args.limit < 0:
+        return "--limit must not be negative"
+    return None
+
+
+def _missing_keys(model: str, api_base: str | None) -> list[str]:
+    """Environment variables the provider needs and that are unset (checked before any
+    call, so a missing key is one clear message instead of one error per task)."""
+    from planproof.interface.llm.client import missing_environment
+
+    return missing_environment(model, api_base)
+
+
+def run(args: argparse.Namespace) -> int:
+    from planproof.interface.agents import builtin_agent
+
+    problem = _check_arguments(args)
+    if problem:
+        return _bad(args, problem)
+    builtin = builtin_agent(args.model) is not None
+    if not builtin and args.mock_response is None:
+        missing = _missing_keys(args.model, args.api_base)
+        if missing:
+            return _bad(
+                args,
+                f"model {args.model!r} needs {', '.join(missing)} in the environment "
+                "(a local OpenAI-compatible server needs none: --model hosted_vllm/NAME "
+                "--api-base URL; or --model planner)",
+            )
+    from planproof.data.cache import DataUnavailableError
+    from planproof.runs.runner import RunConfig, execute
+
+    out = args.output or default_output(args.model, args.module, args.dataset)
+    extra: dict[str, Any] = {}
+    if args.mock_response is not None:
+        extra["mock_response"] = args.mock_response
+    config = RunConfig(
+        model=args.model,
+        module=args.module,
+        dataset=args.dataset,
+        out_dir=out,
+        limit=args.limit,
+        concurrency=args.concurrency,
+        temperature=args.temperature,
+        max_tokens=args.max_tokens,
+        top_p=args.top_p,
+        seed=args.seed,
+        api_base=args.api_base,
+        timeout=args.timeout,
+        max_retries=args.max_retries,
+        cache_path=args.cache,
+        refresh=args.refresh,
+        client_extra=extra,
+    )
+    from planproof.commands.progress import RichProgress
+
+    try:
+        outcome = execute(config, RichProgress(f"{args.model} · {args.module} · {args.dataset}"))
+    except KeyboardInterrupt:
+        print(
+            "interrupted: every finished answer is in the cache; run the same command "
+            "again to resume",
+            file=sys.stderr,
+        )
+        return 130
+    except (DataUnavailableError, ValueError, OSError) as exc:
+        return _bad(args, str(exc))
+    if args.report is not None:
+        from planproof.report import ReportError, write_report
+
+        try:
+            write_report([outcome.out_dir], args.report)
+        except (ReportError, OSError) as exc:
+            return _bad(args, f"cannot write the report: {exc}")
+    summary = json.loads((outcome.out_dir / "summary.json").read_text(encoding="utf-8"))
+    if args.json:
+        print(json.dumps({"run": outcome.info, "summary": summary}, indent=2))
+    else:
+        _print(outcome.info, summary, outcome.out_dir, args.report)
+    return 1 if outcome.failed else 0
+
+
+def _print(info: dict[str, Any], summary: dict[str, Any], out: Path, report: Path | None) -> None:
+    from rich.console import Console
+
+    from planproof.commands.headline import headline
+
+    console = Console()
+    calls = info["calls"]
+    cost = info["cost_usd"]
+    console.print(
+        f"[bold]{info['model']}[/] · {info['module']} · {info['dataset']}: "
+        f"{info['tasks']} tasks, {calls['made']} calls made, {calls['cached']} from the "
+        f"cache, {calls['failed']} failed; tokens {info['tokens']['prompt']} in / "
+        f"{info['tokens']['completion']} out; cost "
+        + ("unknown" if cost is None else f"${cost:.4f}")
+        + f"; {info['seconds']['total']:.1f} s"
+    )
+    for line in headline(info["module"], summary):
+        console.print("  " + line)
+    for err in summary.get("call_errors", [])[:5]:
+        console.print(f"  [red]call failed[/] {err['identifier']}: {err['kind']}: {err['message']}")
+    console.print(f"run directory: {out}" + (f"; report: {report}" if report else ""))

@@ -1,0 +1,368 @@
+"""Reading run directories (``run.json``, ``responses.jsonl``, ``results.jsonl``,
+``summary.json``) into typed records.
+
+A run directory is the runner's output, but it may be partial (a run still going, or
+killed before the evaluation) or edited by hand, so every field is read defensively: a
+wrong type becomes a default and a bad JSON line becomes a note shown on the page. Only a
+missing or unreadable ``run.json`` / ``summary.json`` is fatal (:class:`ReportError`,
+naming the file), because without them the page cannot say what the run was.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+RUN_FILE = "run.json"
+SUMMARY_FILE = "summary.json"
+RESPONSES_FILE = "responses.jsonl"
+RESULTS_FILE = "results.jsonl"
+MAX_LINE_NOTES = 5
+
+
+class ReportError(Exception):
+    """A run directory the report cannot use; the message names the file."""
+
+
+# --- defensive accessors over parsed JSON -------------------------------------------------
+
+
+def as_str(value: object, default: str = "") -> str:
+    """``value`` if it is a string, a number written out, else ``default``."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, int | float):
+        return str(value)
+    return default
+
+
+def opt_str(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def as_int(value: object, default: int = 0) -> int:
+    if isinstance(value, bool):
+        return default
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        return int(value)
+    return default
+
+
+def opt_int(value: object) -> int | None:
+    return None if value is None else as_int(value)
+
+
+def opt_float(value: object) -> float | None:
+    """A finite number, or None (booleans, NaN and infinities are not measurements)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    f = float(value)
+    return f if math.isfinite(f) else None
+
+
+def as_bool(value: object) -> bool:
+    return value is True
+
+
+def as_dict(value: object) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def as_list(value: object) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def str_list(value: object) -> tuple[str, ...]:
+    return tuple(as_str(v) for v in as_list(value) if isinstance(v, str | int | float))
+
+
+def dig(doc: object, *path: str) -> object:
+    """``doc[path[0]][path[1]]...`` or None when any step is missing."""
+    for key in path:
+        if not isinstance(doc, dict):
+            return None
+        doc = doc.get(key)
+    return doc
+
+
+# --- records ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Calls:
+    """How the run's model calls went (the runner's counters)."""
+
+    made: int = 0
+    cached: int = 0
+    failed: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class RunInfo:
+    """``run.json``: what was run, with which parameters, and what it cost."""
+
+    model: str
+    module: str
+    dataset: str
+    planproof_version: str = ""
+    params: Mapping[str, object] = field(default_factory=dict)
+    api_base: str | None = None
+    started: str | None = None
+    finished: str | None = None
+    tasks: int | None = None
+    calls: Calls = Calls()
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float | None = None
+    seconds: Mapping[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class CallError:
+    """Why a model call produced no output (after the client's retries)."""
+
+    kind: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class ResponseRecord:
+    """One line of ``responses.jsonl``."""
+
+    identifier: str
+    prompt: str = ""
+    llm_output: str | None = None
+    error: CallError | None = None
+    cached: bool = False
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float | None = None
+    seconds: float | None = None
+    attempts: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """A loaded run directory. ``results`` are the module evaluator's per-task
+    ``to_dict()`` records, kept as parsed JSON (:mod:`planproof.report.outcome` reads
+    them per module); ``notes`` say what was missing or unreadable."""
+
+    path: Path
+    info: RunInfo
+    summary: Mapping[str, Any]
+    responses: tuple[ResponseRecord, ...]
+    results: tuple[Mapping[str, Any], ...]
+    notes: tuple[str, ...] = ()
+    evaluated: bool = True
+
+    def response_by_id(self) -> dict[str, ResponseRecord]:
+        return {r.identifier: r for r in self.responses}
+
+    def result_by_id(self) -> dict[str, Mapping[str, Any]]:
+        out: dict[str, Mapping[str, Any]] = {}
+        for r in self.results:
+            ident = as_str(r.get("identifier"))
+            if ident:
+                out.setdefault(ident, r)
+        return out
+
+
+# --- reading ------------------------------------------------------------------------------
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ReportError(f"{path}: file not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ReportError(f"{path}: cannot read ({exc})") from None
+
+
+def _read_object(path: Path) -> dict[str, Any]:
+    text = _read_text(path)
+    try:
+        doc = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise ReportError(f"{path}: not valid JSON ({exc})") from None
+    if not isinstance(doc, dict):
+        raise ReportError(f"{path}: expected a JSON object, got {type(doc).__name__}")
+    return doc
+
+
+def _read_jsonl(path: Path, notes: list[str]) -> list[dict[str, Any]] | None:
+    """The JSON objects of a JSON Lines file (None when it does not exist); bad lines are
+    skipped with a note (a run killed mid-write leaves a truncated last line)."""
+    if not path.exists():
+        return None
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        notes.append(f"{path.name}: cannot read ({exc})")
+        return []
+    out: list[dict[str, Any]] = []
+    bad: list[str] = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            doc = json.loads(line)
+        except (json.JSONDecodeError, RecursionError) as exc:
+            bad.append(f"{path.name} line {n}: invalid JSON ({exc})")
+            continue
+        if not isinstance(doc, dict):
+            bad.append(f"{path.name} line {n}: not a JSON object")
+            continue
+        out.append(doc)
+    notes.extend(bad[:MAX_LINE_NOTES])
+    if len(bad) > MAX_LINE_NOTES:
+        notes.append(f"{path.name}: {len(bad) - MAX_LINE_NOTES} more unreadable lines")
+    return out
+
+
+def _redact_url(url: str | None) -> str | None:
+    """An API base without user:password@ (it is shown on the page)."""
+    if url is None or "@" not in url:
+        return url
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        return url
+    host = rest.split("/", 1)
+    if "@" in host[0]:
+        host[0] = "***@" + host[0].rsplit("@", 1)[1]
+    return scheme + sep + "/".join(host)
+
+
+def _run_info(doc: Mapping[str, Any], summary: Mapping[str, Any]) -> RunInfo:
+    calls = as_dict(doc.get("calls"))
+    tokens = as_dict(doc.get("tokens"))
+    params = {
+        k: v for k, v in as_dict(doc.get("params")).items() if isinstance(v, str | int | float)
+    }
+    seconds = {
+        k: f for k, v in as_dict(doc.get("seconds")).items() if (f := opt_float(v)) is not None
+    }
+    return RunInfo(
+        model=as_str(doc.get("model")) or as_str(summary.get("model")) or "(unknown model)",
+        module=normalise_module(as_str(doc.get("module")) or as_str(summary.get("module"))),
+        dataset=as_str(doc.get("dataset")) or as_str(summary.get("dataset")) or "(unknown)",
+        planproof_version=as_str(doc.get("planproof_version")),
+        params=params,
+        api_base=_redact_url(opt_str(doc.get("api_base"))),
+        started=opt_str(doc.get("started")),
+        finished=opt_str(doc.get("finished")),
+        tasks=opt_int(doc.get("tasks")),
+        calls=Calls(
+            as_int(calls.get("made")), as_int(calls.get("cached")), as_int(calls.get("failed"))
+        ),
+        prompt_tokens=as_int(tokens.get("prompt")),
+        completion_tokens=as_int(tokens.get("completion")),
+        cost_usd=opt_float(doc.get("cost_usd")),
+        seconds=seconds,
+    )
+
+
+def normalise_module(name: str) -> str:
+    """``action_sequencing`` / ``Action-Sequencing`` → ``action-sequencing``."""
+    return name.strip().lower().replace("_", "-") or "(unknown)"
+
+
+def _response(doc: Mapping[str, Any]) -> ResponseRecord | None:
+    ident = as_str(doc.get("identifier"))
+    if not ident:
+        return None
+    err = doc.get("error")
+    error = None
+    if isinstance(err, dict):
+        error = CallError(as_str(err.get("kind"), "error"), as_str(err.get("message")))
+    elif isinstance(err, str) and err:
+        error = CallError("error", err)
+    usage = as_dict(doc.get("usage"))
+    return ResponseRecord(
+        identifier=ident,
+        prompt=as_str(doc.get("prompt")),
+        llm_output=opt_str(doc.get("llm_output")),
+        error=error,
+        cached=as_bool(doc.get("cached")),
+        prompt_tokens=as_int(usage.get("prompt_tokens")),
+        completion_tokens=as_int(usage.get("completion_tokens")),
+        cost_usd=opt_float(doc.get("cost_usd")),
+        seconds=opt_float(doc.get("seconds")),
+        attempts=as_int(doc.get("attempts")),
+    )
+
+
+def load_run(path: Path) -> Run:
+    """Read one run directory; :class:`ReportError` when it is not one."""
+    if not path.is_dir():
+        raise ReportError(f"{path}: not a run directory (it does not exist or is a file)")
+    run_doc = _read_object(path / RUN_FILE)
+    summary = _read_object(path / SUMMARY_FILE)
+    notes: list[str] = []
+    raw_responses = _read_jsonl(path / RESPONSES_FILE, notes)
+    has_responses = raw_responses is not None
+    if raw_responses is None:
+        notes.append(f"{RESPONSES_FILE} is missing: prompts and responses are not shown")
+        raw_responses = []
+    responses: list[ResponseRecord] = []
+    seen: set[str] = set()
+    for doc in raw_responses:
+        rec = _response(doc)
+        if rec is None:
+            notes.append(f"{RESPONSES_FILE}: a record without an identifier was skipped")
+        elif rec.identifier in seen:
+            notes.append(f"{RESPONSES_FILE}: duplicate identifier {rec.identifier!r} skipped")
+        else:
+            seen.add(rec.identifier)
+            responses.append(rec)
+    raw_results = _read_jsonl(path / RESULTS_FILE, notes)
+    evaluated = raw_results is not None
+    if raw_results is None:
+        notes.append(f"{RESULTS_FILE} is missing: the responses have not been evaluated yet")
+        raw_results = []
+    info = _run_info(run_doc, summary)
+    failed = sum(r.error is not None for r in responses)
+    if failed:
+        notes.append(f"{failed} model call(s) failed: no response for those tasks")
+    if has_responses and info.tasks is not None and len(responses) < info.tasks:
+        notes.append(f"{len(responses)} of {info.tasks} tasks have a response record")
+    return Run(
+        path=path,
+        info=info,
+        summary=summary,
+        responses=tuple(responses),
+        results=tuple(raw_results),
+        notes=tuple(dict.fromkeys(notes)),
+        evaluated=evaluated,
+    )
+
+
+def find_run_dirs(paths: Iterable[Path]) -> list[Path]:
+    """The run directories named: a directory holding ``run.json`` is a run; a directory
+    without one stands for its immediate subdirectories that hold one (so
+    ``planproof report runs/`` works). Anything else is passed through for
+    :func:`load_run` to reject with a message."""
+    out: list[Path] = []
+    for p in paths:
+        if p.is_dir() and not (p / RUN_FILE).exists():
+            subs = sorted(d for d in p.iterdir() if d.is_dir() and (d / RUN_FILE).exists())
+            out.extend(subs or [p])
+        else:
+            out.append(p)
+    return list(dict.fromkeys(out))
+
+
+def load_runs(paths: Sequence[Path]) -> list[Run]:
+    """:func:`load_run` over :func:`find_run_dirs`; at least one run is required."""
+    dirs = find_run_dirs(paths)
+    if not dirs:
+        raise ReportError("no run directories given")
+    return [load_run(d) for d in dirs]

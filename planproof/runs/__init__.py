@@ -1,0 +1,1 @@
+"""`planproof run`: prompts, calls through the response cache, scoring, run directories."""

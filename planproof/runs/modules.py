@@ -1,0 +1,92 @@
+"""The four EAI modules as the runner sees them: which tasks get a prompt, and how the
+answers are scored (with the same evaluators as ``planproof evaluate <module>``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from planproof.simulators.core import Task
+
+MODULES = (
+    "goal-interpretation",
+    "subgoal-decomposition",
+    "action-sequencing",
+    "transition-modeling",
+)
+DATASETS = ("virtualhome", "behavior")
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Per-task results (plain dicts, one per answered task) and the module summary."""
+
+    results: list[dict[str, Any]]
+    summary: dict[str, Any]
+
+
+def load_tasks(dataset: str) -> tuple[Task, ...]:
+    """The dataset's tasks (fetching and converting the EAI data on first use)."""
+    if dataset == "virtualhome":
+        from planproof.simulators.virtualhome import load_virtualhome_tasks
+
+        return load_virtualhome_tasks()
+    if dataset == "behavior":
+        from planproof.simulators.behavior.tasks import load_behavior_tasks
+
+        return load_behavior_tasks()
+    raise ValueError(f"unknown dataset {dataset!r}; choose one of {', '.join(DATASETS)}")
+
+
+def module_tasks(module: str, dataset: str) -> tuple[Task, ...]:
+    """The tasks a module is evaluated on. Transition modeling, as in the paper, only on the
+    tasks the authors' planner solved with the gold operators (``success_task.json``)."""
+    if module not in MODULES:
+        raise ValueError(f"unknown module {module!r}; choose one of {', '.join(MODULES)}")
+    tasks = load_tasks(dataset)
+    if module != "transition-modeling":
+        return tasks
+    from planproof.pddl.eai import load_eai_pddl
+
+    solved = set(load_eai_pddl(dataset).solved)
+    return tuple(t for t in tasks if t.identifier in solved)
+
+
+def evaluate_answers(
+    module: str, dataset: str, tasks: Sequence[Task], answers: Mapping[str, str]
+) -> Evaluation:
+    """Score the answered tasks (``answers``: identifier → response text), in task order.
+
+    Tasks without an answer (a failed call) are not scored here: the runner lists them
+    separately, so that a provider outage never shows up as a model's parsing error."""
+    answered = [t for t in tasks if t.identifier in answers]
+    if module == "transition-modeling":
+        from planproof.metrics.transition_modeling.evaluate import evaluate_responses
+        from planproof.pddl.eai import load_eai_pddl
+
+        report = evaluate_responses(
+            load_eai_pddl(dataset),
+            [{"identifier": t.identifier, "llm_output": answers[t.identifier]} for t in answered],
+        )
+        return Evaluation([r.to_dict() for r in report.tasks], report.summary())
+    results: list[Any]
+    summary: dict[str, Any]
+    if module == "action-sequencing":
+        from planproof.metrics import action_sequencing as m_as
+
+        results = [m_as.evaluate_response(t, answers[t.identifier], dataset) for t in answered]  # type: ignore[arg-type]
+        summary = m_as.summarize(results)
+    elif module == "goal-interpretation":
+        from planproof.metrics import goal_interpretation as m_gi
+
+        results = [m_gi.evaluate_goal_response(t, answers[t.identifier]) for t in answered]
+        summary = m_gi.summarize(results)
+    elif module == "subgoal-decomposition":
+        from planproof.metrics import subgoal_decomposition as m_sd
+
+        results = [m_sd.evaluate_subgoal_response(t, answers[t.identifier]) for t in answered]
+        summary = m_sd.summarize(results)
+    else:
+        raise ValueError(f"unknown module {module!r}; choose one of {', '.join(MODULES)}")
+    return Evaluation([r.to_dict() for r in results], summary)

@@ -1,0 +1,1 @@
+"""Tests of planproof.interface.llm: request keys, the SQLite cache, the litellm client."""
