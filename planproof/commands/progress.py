@@ -57,13 +57,15 @@ class RichProgress:
             self._failed += 1
         task = self._bar.tasks[0]
         elapsed = task.elapsed or 0.0
-        rate = f"{self._done / elapsed:.2f} calls/s" if elapsed > 0 else ""
+        rate = f"{self._done / elapsed:.1f}/s" if elapsed > 0 else ""
         self._bar.update(
             self._task,
             advance=1,
             rate=rate,
             cost=f"${cost_usd:.4f}",
-            info=f"{self._cached} cached, {self._failed} failed",
+            info=f"{self._cached} cached, {self._failed} failed"
+            if self._failed
+            else f"{self._cached} cached",
         )
 
     def stop(self) -> None:

@@ -134,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
     from planproof.commands.progress import RichProgress
 
     try:
-        outcome = execute(config, RichProgress(f"{args.model} · {args.module} · {args.dataset}"))
+        outcome = execute(config, RichProgress(args.model))
     except KeyboardInterrupt:
         print(
             "interrupted: every finished answer is in the cache; run the same command "

@@ -206,7 +206,8 @@ async def _call_all(
             except LLMError as exc:
                 kind, message = exc.kind, exc.message
             except Exception as exc:  # an agent or provider failure must not stop the run
-                kind, message = str(getattr(exc, "kind", type(exc).__name__)), _one_line(exc)
+                kind = str(getattr(exc, "kind", type(exc).__name__))
+                message = str(getattr(exc, "message", "")) or _one_line(exc)
             else:
                 cache.put(req, done)
                 spent += done.cost_usd or 0.0
