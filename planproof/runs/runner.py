@@ -223,6 +223,20 @@ async def _call_all(
     return [calls[t.identifier] for t, _ in work]
 
 
+def _without_credentials(url: str | None) -> str | None:
+    """The server address without any ``user:password@`` part (it may hold a key)."""
+    if url is None:
+        return None
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if parts.username is None and parts.password is None:
+        return url
+    host = parts.hostname or ""
+    netloc = f"{host}:{parts.port}" if parts.port else host
+    return urlunsplit(parts._replace(netloc=f"***@{netloc}"))
+
+
 def _one_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     return (text[0] if text else type(exc).__name__)[:500]
@@ -261,7 +275,7 @@ def execute(config: RunConfig, progress: Progress | None = None) -> RunOutcome:
         "module": config.module,
         "dataset": config.dataset,
         "params": config.params(),
-        "api_base": config.api_base,
+        "api_base": _without_credentials(config.api_base),
         "started": started.isoformat(timespec="seconds"),
         "finished": datetime.now(UTC).isoformat(timespec="seconds"),
         "tasks": len(work),

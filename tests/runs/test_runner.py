@@ -204,3 +204,20 @@ def test_demo_writes_results_and_a_report(
     assert out["summary"]["goal_evaluation"]["task_success_rate"] == 100.0
     html = (tmp_path / "demo" / "report.html").read_text(encoding="utf-8")
     assert "planner" in html and html.count("<details") >= 8
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("http://user:sk-secret@localhost:8000/v1", "http://***@localhost:8000/v1"),
+        ("https://sk-secret@example.invalid/v1", "https://***@example.invalid/v1"),
+        ("http://localhost:11434/v1", "http://localhost:11434/v1"),
+        (None, None),
+    ],
+)
+def test_run_json_never_keeps_credentials_of_the_api_base(
+    url: str | None, shown: str | None
+) -> None:
+    from planproof.runs.runner import _without_credentials
+
+    assert _without_credentials(url) == shown
