@@ -27,8 +27,12 @@ from planproof.ltl.parser import parse
 from planproof.ltl.trace import Universe, ground_atom
 
 T = TypeVar("T")
-PAIRS = [("jar", "apple", "inside"), ("plate", "cake", "ontop"), ("bowl", "egg", "inside"),
-         ("basket", "shoe", "inside")]
+PAIRS = [
+    ("jar", "apple", "inside"),
+    ("plate", "cake", "ontop"),
+    ("bowl", "egg", "inside"),
+    ("basket", "shoe", "inside"),
+]
 
 
 def behavior_goal(k: int) -> tuple[Formula, Universe]:
@@ -43,9 +47,11 @@ def prediction(go: GoalOptions, seed: int = 0) -> frozenset[Element]:
     rng = random.Random(seed)
     opt = next(go.options())
     kept = [x for x in sorted(opt.literals, key=repr) if rng.random() > 1 / 3]
-    wrong = [Literal(ground_atom("ontop", "apple.1", "plate.1")),
-             Literal(ground_atom("open", "jar.1")),
-             Literal(ground_atom("soaked", "shoe.1"))]
+    wrong = [
+        Literal(ground_atom("ontop", "apple.1", "plate.1")),
+        Literal(ground_atom("open", "jar.1")),
+        Literal(ground_atom("soaked", "shoe.1")),
+    ]
     return frozenset([*kept, *wrong])
 
 
@@ -71,8 +77,10 @@ def bench_behavior(k: int, enumerate_all: bool) -> None:
     pred = prediction(go)
     best = timed("best_option (cold: imports scipy)", lambda: go.best(pred), repeat=21)
     assert best is not None
-    print(f"  best: tp={best.tp} fp={best.fp} fn={best.fn} "
-          f"P={best.precision:.3f} R={best.recall:.3f} F1={best.f1:.4f}")
+    print(
+        f"  best: tp={best.tp} fp={best.fp} fn={best.fn} "
+        f"P={best.precision:.3f} R={best.recall:.3f} F1={best.f1:.4f}"
+    )
     if not enumerate_all:
         return
     t0 = time.perf_counter()
@@ -81,8 +89,10 @@ def bench_behavior(k: int, enumerate_all: bool) -> None:
         seen += 1
         top = max(top, score(opt, pred).f1_exact)
     dt = time.perf_counter() - t0
-    print(f"  enumerate + score every option     {1000 * dt:10.2f} ms  ({seen:,} options, "
-          f"{1e6 * dt / max(seen, 1):.1f} us each)")
+    print(
+        f"  enumerate + score every option     {1000 * dt:10.2f} ms  ({seen:,} options, "
+        f"{1e6 * dt / max(seen, 1):.1f} us each)"
+    )
     same = top == best.f1_exact
     print(f"  brute-force best F1 = {float(top):.4f}: {'agrees' if same else 'DISAGREES'}")
     if not same:
@@ -94,15 +104,18 @@ def bench_virtualhome(n_objects: int) -> None:
         "(exists x0. ((LOOKAT(x0) or WATCH(x0))) then (ON(television.410) and "
         "PLUGGED_IN(television.410) and FACING(character.65, television.410)))"
     )
-    u = Universe.from_names([f"thing.{i}" for i in range(n_objects)]
-                            + ["television.410", "character.65"])
+    u = Universe.from_names(
+        [f"thing.{i}" for i in range(n_objects)] + ["television.410", "character.65"]
+    )
     print(f"VirtualHome 'Watch TV' goal over {len(u)} objects")
     go = GoalOptions(f, u, {"lookat", "watch"})
     print(f"  options counted: {go.count():,}")
-    pred: frozenset[Element] = frozenset({
-        (ground_atom("watch", "television.410"),),
-        Literal(ground_atom("on", "television.410")),
-    })
+    pred: frozenset[Element] = frozenset(
+        {
+            (ground_atom("watch", "television.410"),),
+            Literal(ground_atom("on", "television.410")),
+        }
+    )
     best = timed("best_option", lambda: go.best(pred), repeat=21)
     assert best is not None
     print(f"  best F1={best.f1:.4f}")

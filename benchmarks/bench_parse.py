@@ -73,8 +73,10 @@ def main() -> None:
             bddl_goal_to_ltl(p.goal, objects=p.objects)
 
     conv = median_seconds(convert_all)
-    print(f"BDDL problem → typed formula, 100 problems: {conv * 1000:.1f} ms "
-          f"({conv / len(problems) * 1000:.2f} ms each)")
+    print(
+        f"BDDL problem → typed formula, 100 problems: {conv * 1000:.1f} ms "
+        f"({conv / len(problems) * 1000:.2f} ms each)"
+    )
     verdict = "OK" if headline < 1.0 else "OVER TARGET"
     print(f"target: 438 goals parse in < 1 s: {headline * 1000:.1f} ms — {verdict}")
 

@@ -47,7 +47,11 @@ CAP_S = 30.0
 STEPS = (10, 50, 100, 500)
 
 CHAR, TV, COUCH, FRIDGE, SINK = (
-    "character.65", "television.410", "couch.352", "fridge.306", "sink.247",
+    "character.65",
+    "television.410",
+    "couch.352",
+    "fridge.306",
+    "sink.247",
 )
 TABLE, OFFICE = "kitchen_table.231", "home_office.319"
 CUPS = [f"cup.{i}" for i in range(1005, 1010)]
@@ -71,16 +75,37 @@ TYPICAL = (
     " and FACING(character.65, television.410) and SITTING(character.65))"
 )
 NOISE = ["GRAB", "PUTBACK", "OPEN_DOOR", "CLOSE_DOOR"]
-STATES = ["ON", "OFF", "PLUGGED_IN", "FACING", "SITTING", "HOLDS_RH", "INSIDE", "ONTOP",
-          "CLEAN", "OPEN", "CLOSED", "NEXT_TO"]
+STATES = [
+    "ON",
+    "OFF",
+    "PLUGGED_IN",
+    "FACING",
+    "SITTING",
+    "HOLDS_RH",
+    "INSIDE",
+    "ONTOP",
+    "CLEAN",
+    "OPEN",
+    "CLOSED",
+    "NEXT_TO",
+]
 WATCH_SCRIPT: tuple[Fact, ...] = (
-    ("WALK", (COUCH,)), ("SIT", (COUCH,)), ("SWITCHON", (TV,)), ("TURNTO", (TV,)),
+    ("WALK", (COUCH,)),
+    ("SIT", (COUCH,)),
+    ("SWITCHON", (TV,)),
+    ("TURNTO", (TV,)),
     ("WATCH", (TV,)),
 )
 TYPICAL_SCRIPT: tuple[Fact, ...] = (
-    ("FIND", ("cup.1005",)), ("GRAB", ("cup.1005",)), ("OPEN_DOOR", (FRIDGE,)),
-    ("PUTBACK", ("cup.1005", SINK)), ("SWITCHON", (TV,)), ("GRAB", ("cup.1006",)),
-    ("WALK", (COUCH,)), ("SIT", (COUCH,)), ("TURNTO", (TV,)),
+    ("FIND", ("cup.1005",)),
+    ("GRAB", ("cup.1005",)),
+    ("OPEN_DOOR", (FRIDGE,)),
+    ("PUTBACK", ("cup.1005", SINK)),
+    ("SWITCHON", (TV,)),
+    ("GRAB", ("cup.1006",)),
+    ("WALK", (COUCH,)),
+    ("SIT", (COUCH,)),
+    ("TURNTO", (TV,)),
 )
 
 
@@ -115,8 +140,12 @@ def vh_trace(steps: int, script: Sequence[Fact], seed: int = 0) -> TraceData:
     evenly, the last one as the final step (a plan that reaches its goal at the end), and
     random household actions around them that do not touch the goal's objects."""
     rng = random.Random(seed)
-    cur: set[Fact] = {("PLUGGED_IN", (TV,)), ("OFF", (TV,)), ("CLOSED", (FRIDGE,)),
-                      ("INSIDE", (CHAR, OFFICE))}
+    cur: set[Fact] = {
+        ("PLUGGED_IN", (TV,)),
+        ("OFF", (TV,)),
+        ("CLOSED", (FRIDGE,)),
+        ("INSIDE", (CHAR, OFFICE)),
+    }
     for c in CUPS:
         cur |= {("ONTOP", (c, TABLE)), ("CLEAN", (c,))}
     for i in ITEMS:
@@ -196,8 +225,12 @@ def main() -> int:
         names = names_in(goal)
         eval_cases += [
             reference_case(
-                f"{label}:{n}", goal, predicates=names & set(STATES), actions=names - set(STATES),
-                objects=SCENE, traces=[traces[label, n]],
+                f"{label}:{n}",
+                goal,
+                predicates=names & set(STATES),
+                actions=names - set(STATES),
+                objects=SCENE,
+                traces=[traces[label, n]],
             )
             for n in STEPS
         ]
@@ -207,29 +240,42 @@ def main() -> int:
     )
     wall = time.perf_counter() - t0
     v = run.versions
-    print(f"reference: eai-eval {v['eai-eval']} (lark {v['lark']}, Python {v['python']}), "
-          f"own venv, one process, {wall:.1f} s wall incl. repeats")
+    print(
+        f"reference: eai-eval {v['eai-eval']} (lark {v['lark']}, Python {v['python']}), "
+        f"own venv, one process, {wall:.1f} s wall incl. repeats"
+    )
     _, own_failed = parse_rows(run, [f"own:{k}" for k in vh])
-    print(f"reference parses {len(vh) - own_failed}/{len(vh)} VirtualHome goals with its own "
-          "vocabulary (POUR is not in it); the rows below add POUR")
+    print(
+        f"reference parses {len(vh) - own_failed}/{len(vh)} VirtualHome goals with its own "
+        "vocabulary (POUR is not in it); the rows below add POUR"
+    )
     print()
-    print(f"{'case':<48} {'steps':>5} {'reference ms':>13} {'planproof ms':>13} {'ratio':>9}"
-          f"  {'ref build ms':>12} {'pp warm ms':>10}  verdicts")
+    print(
+        f"{'case':<48} {'steps':>5} {'reference ms':>13} {'planproof ms':>13} {'ratio':>9}"
+        f"  {'ref build ms':>12} {'pp warm ms':>10}  verdicts"
+    )
     print("-" * 132)
     for label, ids, texts in (
         (f"parse {len(vh)} VirtualHome goals (total)", [f"vh:{k}" for k in vh], list(vh.values())),
-        (f"parse {len(behavior)} BEHAVIOR goals, reference format",
-         [f"b:{k}" for k in behavior], list(behavior.values())),
+        (
+            f"parse {len(behavior)} BEHAVIOR goals, reference format",
+            [f"b:{k}" for k in behavior],
+            list(behavior.values()),
+        ),
     ):
         ref_ms, failed = parse_rows(run, ids)
         ours = ours_ms(partial(parse_all, texts))
         note = f"{failed} failed in the reference" if failed else ""
-        print(f"{label:<48} {'-':>5} {ref_ms:>13.1f} {ours:>13.1f} {ref_ms / ours:>8.1f}x"
-              f"  {'':>12} {'':>10}  {note}")
+        print(
+            f"{label:<48} {'-':>5} {ref_ms:>13.1f} {ours:>13.1f} {ref_ms / ours:>8.1f}x"
+            f"  {'':>12} {'':>10}  {note}"
+        )
     universe = Universe.from_names(SCENE)
     disagree = 0
-    for label, goal, name in (("watch", watch, "Watch TV goal (1057_1)"),
-                              ("typical", TYPICAL, "typical then-chain goal (9 parts)")):
+    for label, goal, name in (
+        ("watch", watch, "Watch TV goal (1057_1)"),
+        ("typical", TYPICAL, "typical then-chain goal (9 parts)"),
+    ):
         f = parse(goal)
         actions = {a.lower() for a in names_in(goal) - set(STATES)}
         for n in STEPS:
@@ -241,9 +287,11 @@ def main() -> int:
             ref_verdict = outcome.get("value")
             disagree += ref_verdict is not None and ref_verdict != verdict
             build = f"{outcome['build_ms']:.1f}" if "build_ms" in outcome else "-"
-            print(f"{name + f', {len(SCENE)} objects':<48} {n:>5} {fmt_ms(outcome):>13} "
-                  f"{ours:>13.3f} {ratio(outcome, ours):>9}  {build:>12} {warm:>10.3f}  "
-                  f"ref={ref_verdict} ours={verdict}")
+            print(
+                f"{name + f', {len(SCENE)} objects':<48} {n:>5} {fmt_ms(outcome):>13} "
+                f"{ours:>13.3f} {ratio(outcome, ours):>9}  {build:>12} {warm:>10.3f}  "
+                f"ref={ref_verdict} ours={verdict}"
+            )
     if disagree:
         print(f"ERROR: {disagree} verdicts differ", file=sys.stderr)
         return 1

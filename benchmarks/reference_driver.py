@@ -126,8 +126,10 @@ def main(argv: list[str]) -> int:
     raw = Path(argv[1]).read_text(encoding="utf-8") if len(argv) > 1 else sys.stdin.read()
     job = json.loads(raw)
     if job.get("protocol") != PROTOCOL:
-        print(f"reference_driver: protocol {job.get('protocol')!r}, expected {PROTOCOL}",
-              file=sys.stderr)
+        print(
+            f"reference_driver: protocol {job.get('protocol')!r}, expected {PROTOCOL}",
+            file=sys.stderr,
+        )
         return 2
     signal.signal(signal.SIGALRM, _on_alarm)
     cap_s = float(job.get("cap_s", 60.0))

@@ -251,8 +251,10 @@ def cmd_ltl_entails(args: argparse.Namespace) -> int:
             print(f"yes: premise {word} conclusion")
         else:
             ce = ", ".join(data["counterexample"] or [])
-            print(f"no: premise does not {'match' if args.equivalent else 'entail'} conclusion; "
-                  f"counterexample state: {{{ce}}}")
+            print(
+                f"no: premise does not {'match' if args.equivalent else 'entail'} conclusion; "
+                f"counterexample state: {{{ce}}}"
+            )
 
     _emit(args, data, human)
     if res.unknown:
@@ -290,7 +292,9 @@ def _add_solver_args(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--universe", help="JSON file {object: [types]} for typed quantifiers")
     p.add_argument(
-        "--axioms", action="append", default=[],
+        "--axioms",
+        action="append",
+        default=[],
         help="named domain axioms to assume (e.g. virtualhome); repeatable",
     )
     p.add_argument("--timeout", type=float, default=10.0, help="solver time limit in seconds")
@@ -316,12 +320,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--trace", help="trace JSON (default: the bundled example)")
     p.add_argument("--example", choices=EXAMPLES, default="watch_tv")
     p.add_argument(
-        "--reading", choices=("eventually", "final"), default="eventually",
+        "--reading",
+        choices=("eventually", "final"),
+        default="eventually",
         help="eventually: the paper's LTL semantics; final: state goals in the final state, "
         "action goals as an ordered subsequence",
     )
     p.add_argument(
-        "--actions", type=lambda s: s.split(","), default=None,
+        "--actions",
+        type=lambda s: s.split(","),
+        default=None,
         help="comma-separated action predicates (others are state predicates)",
     )
     p.set_defaults(handler=cmd_ltl_check)

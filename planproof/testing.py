@@ -68,11 +68,16 @@ class Vocabulary:
     are actions."""
 
     predicates: tuple[tuple[str, int], ...] = (
-        ("p", 0), ("q", 1), ("r", 1), ("on", 2),
+        ("p", 0),
+        ("q", 1),
+        ("r", 1),
+        ("on", 2),
     )
     actions: tuple[tuple[str, int], ...] = (("grab", 1), ("wait", 0))
     objects: tuple[tuple[str, str], ...] = (
-        ("cup.1", "cup"), ("cup.2", "cup"), ("table.3", "table"),
+        ("cup.1", "cup"),
+        ("cup.2", "cup"),
+        ("table.3", "table"),
     )
     variables: tuple[str, ...] = ("x0", "x1", "x2")
 
@@ -166,8 +171,13 @@ def _formulas(
 
     def sub(extra: tuple[str, ...] = ()) -> st.SearchStrategy[ast.Formula]:
         return _formulas(
-            vocab, temporal=temporal, with_actions=with_actions, counting=counting,
-            pairs=pairs, bound=bound + extra, budget=budget - 1,
+            vocab,
+            temporal=temporal,
+            with_actions=with_actions,
+            counting=counting,
+            pairs=pairs,
+            bound=bound + extra,
+            budget=budget - 1,
         )
 
     free = [v for v in vocab.variables if v not in bound]
@@ -209,17 +219,28 @@ def formulas(
 ) -> st.SearchStrategy[ast.Formula]:
     """Closed formulas of the full logic (or a fragment, by switching features off)."""
     return _formulas(
-        vocab, temporal=temporal, with_actions=with_actions, counting=counting,
-        pairs=pairs, budget=max_depth,
+        vocab,
+        temporal=temporal,
+        with_actions=with_actions,
+        counting=counting,
+        pairs=pairs,
+        budget=max_depth,
     )
 
 
 def state_formulas(
-    vocab: Vocabulary = DEFAULT, *, counting: bool = True, pairs: bool = True,
+    vocab: Vocabulary = DEFAULT,
+    *,
+    counting: bool = True,
+    pairs: bool = True,
     max_depth: int = 4,
 ) -> st.SearchStrategy[ast.Formula]:
     """Closed formulas without ``then`` or action atoms: the fragment Z3 decides."""
     return formulas(
-        vocab, temporal=False, with_actions=False, counting=counting, pairs=pairs,
+        vocab,
+        temporal=False,
+        with_actions=False,
+        counting=counting,
+        pairs=pairs,
         max_depth=max_depth,
     )

@@ -67,7 +67,14 @@ def test_check_false_goal_names_the_failing_part(
         {"actions": ["grab(cup.1)"], "states": [["ontop(cup.1, table.2)"], ["holds(cup.1)"]]},
     )
     code, out, _ = run(
-        capsys, "ltl", "check", "--json", "--trace", trace, "--actions", "grab",
+        capsys,
+        "ltl",
+        "check",
+        "--json",
+        "--trace",
+        trace,
+        "--actions",
+        "grab",
         "grab(cup.1) then ontop(cup.1, table.2)",
     )
     data = json.loads(out)
@@ -75,8 +82,17 @@ def test_check_false_goal_names_the_failing_part(
     assert [p["holds"] for p in data["parts"]] == [True, True]  # each part alone holds...
     assert data["holds"] is False  # ...but not in that order
     code, out, _ = run(
-        capsys, "ltl", "check", "--json", "--trace", trace, "--reading", "final",
-        "--actions", "grab", "ontop(cup.1, table.2)",
+        capsys,
+        "ltl",
+        "check",
+        "--json",
+        "--trace",
+        trace,
+        "--reading",
+        "final",
+        "--actions",
+        "grab",
+        "ontop(cup.1, table.2)",
     )
     assert code == EXIT_NO  # under the final-state reading the cup is no longer on the table
 

@@ -14,15 +14,23 @@ def test_ruff_is_clean() -> None:
     exe = shutil.which("ruff")
     assert exe is not None, "ruff is a test extra: pip install -e '.[test]'"
     proc = subprocess.run(
-        [exe, "check", "planproof", "tests", "benchmarks"], cwd=ROOT, capture_output=True,
-        text=True, check=False, timeout=300,
+        [exe, "check", "planproof", "tests", "benchmarks"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
 def test_mypy_strict_is_clean() -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True,
-        timeout=600, check=False,
+        [sys.executable, "-m", "mypy"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -12,8 +12,17 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1] / "planproof"
 ORDER = [
-    "ltl", "data", "pddl", "simulators", "interface", "metrics", "runs", "report", "commands",
-    "cli", "testing",
+    "ltl",
+    "data",
+    "pddl",
+    "simulators",
+    "interface",
+    "metrics",
+    "runs",
+    "report",
+    "commands",
+    "cli",
+    "testing",
 ]
 
 
@@ -62,7 +71,9 @@ def test_imports_respect_layers(path: Path) -> None:
 def _modules_loaded_by(code: str) -> set[str]:
     out = subprocess.run(
         [sys.executable, "-c", code + "\nimport sys; print('\\n'.join(sys.modules))"],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     return set(out.split())
 
@@ -80,11 +91,27 @@ def test_parsing_does_not_import_heavy_libraries() -> None:
 @pytest.mark.parametrize(
     ("argv", "absent"),
     [
-        (["evaluate", "action-sequencing", "--dataset", "virtualhome", "--limit", "3"],
-         ("litellm", "openai", "unified_planning", "z3")),
+        (
+            ["evaluate", "action-sequencing", "--dataset", "virtualhome", "--limit", "3"],
+            ("litellm", "openai", "unified_planning", "z3"),
+        ),
         (["demo", "--limit", "3", "--concurrency", "1"], ("litellm", "openai")),
-        (["run", "--model", "gold", "--module", "goal-interpretation", "--dataset",
-          "virtualhome", "--limit", "2", "--concurrency", "1"], ("litellm", "openai")),
+        (
+            [
+                "run",
+                "--model",
+                "gold",
+                "--module",
+                "goal-interpretation",
+                "--dataset",
+                "virtualhome",
+                "--limit",
+                "2",
+                "--concurrency",
+                "1",
+            ],
+            ("litellm", "openai"),
+        ),
     ],
     ids=["evaluate", "demo", "run-builtin"],
 )

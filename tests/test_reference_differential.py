@@ -174,8 +174,9 @@ def test_virtualhome_goals_agree_with_reference(
     assert len(goals) == 338
     cases, expected = [], {}
     for task_id, goal in goals.items():
-        cases.append(reference_case(f"own:{task_id}", goal, predicates=preds, actions=acts,
-                                    objects=[]))
+        cases.append(
+            reference_case(f"own:{task_id}", goal, predicates=preds, actions=acts, objects=[])
+        )
         f = parse(goal)
         assert reference_classes(f) == frozenset(), goal
         objects = [*sorted(ast.constants(f)), *FILLERS]
@@ -183,8 +184,16 @@ def test_virtualhome_goals_agree_with_reference(
         state = [x for x in facts if x[0].lower() not in ours_actions]
         action = [x for x in facts if x[0].lower() in ours_actions] + [NOISE_ACTION]
         traces = random_traces(random.Random(task_id), state, action, count=20, lengths=(1, 8))
-        cases.append(reference_case(f"vh:{task_id}", goal, predicates=preds, actions=acts_pour,
-                                    objects=objects, traces=traces))
+        cases.append(
+            reference_case(
+                f"vh:{task_id}",
+                goal,
+                predicates=preds,
+                actions=acts_pour,
+                objects=objects,
+                traces=traces,
+            )
+        )
         expected[task_id] = (f, Universe.from_names(objects), traces)
 
     run = run_reference(cases, python=reference_python, timeout=300)
@@ -194,15 +203,17 @@ def test_virtualhome_goals_agree_with_reference(
     assert len(unparsed) == 5
     for k in unparsed:
         assert run.results[f"own:{k}"]["parse"] == {
-            "error": "ValueError", "message": "Unknown primitive: POUR"
+            "error": "ValueError",
+            "message": "Unknown primitive: POUR",
         }
     check = new_check()
     for task_id, (f, universe, traces) in expected.items():
         result = run.results[f"vh:{task_id}"]
         assert "ms" in result["parse"], (task_id, result["parse"])
         for i, (trace, ref) in enumerate(zip(traces, result["traces"], strict=True)):
-            check.compare(f"{task_id}#{i}", ref, evaluate(f, trace.to_trace(), universe,
-                                                          ours_actions))
+            check.compare(
+                f"{task_id}#{i}", ref, evaluate(f, trace.to_trace(), universe, ours_actions)
+            )
     assert not check.failures, check.failures[:10]
     total = sum(check.verdicts.values())
     assert total == 20 * 338
@@ -263,9 +274,12 @@ def test_random_formulas_agree_outside_documented_classes(reference_python: Path
         traces = random_traces(rng, state_facts, action_facts, count=8, lengths=(0, 5))
         batch.append((str(i), text, traces))
     run = run_reference(
-        [reference_case(i, t, predicates=preds, actions=acts, objects=objects, traces=tr)
-         for i, t, tr in batch],
-        python=reference_python, timeout=300,
+        [
+            reference_case(i, t, predicates=preds, actions=acts, objects=objects, traces=tr)
+            for i, t, tr in batch
+        ],
+        python=reference_python,
+        timeout=300,
     )
     universe = DEFAULT.universe
     check = new_check()
@@ -313,7 +327,8 @@ def test_behavior_reference_strings_agree(reference_python: Path, eai_goals: Eai
         option = next(options(goal.formula(), goal.universe(), ()))
         seeded = frozenset(
             (lit.atom.pred, tuple(t.name for t in lit.atom.args))
-            for lit in option.literals if lit.positive
+            for lit in option.literals
+            if lit.positive
         )
         rng = random.Random(goal.task_id)
         traces = []
@@ -324,8 +339,11 @@ def test_behavior_reference_strings_agree(reference_python: Path, eai_goals: Eai
             )
             traces.append(TraceData(states, (("noop", ()),) * (len(states) - 1)))
         preds = set(spellings(text)) | category_preds
-        cases.append(reference_case(goal.task_id, text, predicates=preds, actions=[],
-                                    objects=objects, traces=traces))
+        cases.append(
+            reference_case(
+                goal.task_id, text, predicates=preds, actions=[], objects=objects, traces=traces
+            )
+        )
         expected[goal.task_id] = (forn_as_false(f), Universe.from_names(objects), traces)
     run = run_reference(cases, python=reference_python, timeout=300)
     for task_id, (target, universe, traces) in expected.items():
@@ -354,8 +372,9 @@ class Example:
     objects: tuple[str, ...] = ("o.1", "o.2")
 
     def trace(self) -> TraceData:
-        return TraceData(tuple(frozenset(map(fact, s)) for s in self.states),
-                         tuple(map(fact, self.actions)))
+        return TraceData(
+            tuple(frozenset(map(fact, s)) for s in self.states), tuple(map(fact, self.actions))
+        )
 
 
 def fact(text: str) -> Fact:
@@ -367,49 +386,131 @@ def fact(text: str) -> Fact:
 EXAMPLE_PREDICATES = ("p", "r", "q", "ON")
 EXAMPLE_ACTIONS = ("a", "b", "c", "WATCH")
 EXAMPLES = (
-    Example("pairing: an action and the state it is taken in", "WATCH(tv.1) and ON(tv.1)",
-            (("ON(tv.1)",), ()), ("WATCH(tv.1)",), True, True),
-    Example("pairing: the state after the last action", "WATCH(tv.1) then ON(tv.1)",
-            ((), ("ON(tv.1)",)), ("WATCH(tv.1)",), True, True),
-    Example("B: forn never holds", "forn 1. x. (q(x))",
-            (("q(o.1)",),), (), False, True, frozenset({FORN})),
-    Example("C: and of then-free and temporal operands is rejected", "p() and (a() then b())",
-            (("p()",), (), ()), ("a()", "b()"), "AssertionError", True,
-            frozenset({MIXED_AND})),
-    Example("D: a temporal part consumes the rest of the trace", "(a() then b()) then c()",
-            ((), (), (), ()), ("a()", "b()", "c()"), False, True,
-            frozenset({TEMPORAL_PART})),
-    Example("D: a negated temporal part crashes the split", "not (a() then b()) then p()",
-            ((), ("p()",)), ("c()",), "AssertionError", True, frozenset({TEMPORAL_PART})),
-    Example("D: a negated temporal part rewinds the split",
-            "p() then not (a() then b()) then r()", (("p()", "r()"), ()), ("c()",), True,
-            False, frozenset({TEMPORAL_PART, NEGATED_REMAINDER})),
-    Example("E: negation read at the earliest split", "p() then not (a() then b())",
-            (("p()",), (), (), ()), ("c()", "a()", "b()"), False, True,
-            frozenset({NEGATED_REMAINDER})),
-    Example("E: negation on an empty remainder", "p() then not (a() then b())",
-            (("p()",),), (), True, False, frozenset({NEGATED_REMAINDER})),
-    Example("F: quantifier over then on an empty remainder",
-            "p() then exists x. (q(x) then r())", ((), ("p()",)), ("c()",), "IndexError",
-            False, frozenset({QUANTIFIED_REMAINDER})),
-    Example("names are case-sensitive in the reference", "watch(tv.1)",
-            ((), ()), ("WATCH(tv.1)",), "ValueError", True),
+    Example(
+        "pairing: an action and the state it is taken in",
+        "WATCH(tv.1) and ON(tv.1)",
+        (("ON(tv.1)",), ()),
+        ("WATCH(tv.1)",),
+        True,
+        True,
+    ),
+    Example(
+        "pairing: the state after the last action",
+        "WATCH(tv.1) then ON(tv.1)",
+        ((), ("ON(tv.1)",)),
+        ("WATCH(tv.1)",),
+        True,
+        True,
+    ),
+    Example(
+        "B: forn never holds",
+        "forn 1. x. (q(x))",
+        (("q(o.1)",),),
+        (),
+        False,
+        True,
+        frozenset({FORN}),
+    ),
+    Example(
+        "C: and of then-free and temporal operands is rejected",
+        "p() and (a() then b())",
+        (("p()",), (), ()),
+        ("a()", "b()"),
+        "AssertionError",
+        True,
+        frozenset({MIXED_AND}),
+    ),
+    Example(
+        "D: a temporal part consumes the rest of the trace",
+        "(a() then b()) then c()",
+        ((), (), (), ()),
+        ("a()", "b()", "c()"),
+        False,
+        True,
+        frozenset({TEMPORAL_PART}),
+    ),
+    Example(
+        "D: a negated temporal part crashes the split",
+        "not (a() then b()) then p()",
+        ((), ("p()",)),
+        ("c()",),
+        "AssertionError",
+        True,
+        frozenset({TEMPORAL_PART}),
+    ),
+    Example(
+        "D: a negated temporal part rewinds the split",
+        "p() then not (a() then b()) then r()",
+        (("p()", "r()"), ()),
+        ("c()",),
+        True,
+        False,
+        frozenset({TEMPORAL_PART, NEGATED_REMAINDER}),
+    ),
+    Example(
+        "E: negation read at the earliest split",
+        "p() then not (a() then b())",
+        (("p()",), (), (), ()),
+        ("c()", "a()", "b()"),
+        False,
+        True,
+        frozenset({NEGATED_REMAINDER}),
+    ),
+    Example(
+        "E: negation on an empty remainder",
+        "p() then not (a() then b())",
+        (("p()",),),
+        (),
+        True,
+        False,
+        frozenset({NEGATED_REMAINDER}),
+    ),
+    Example(
+        "F: quantifier over then on an empty remainder",
+        "p() then exists x. (q(x) then r())",
+        ((), ("p()",)),
+        ("c()",),
+        "IndexError",
+        False,
+        frozenset({QUANTIFIED_REMAINDER}),
+    ),
+    Example(
+        "names are case-sensitive in the reference",
+        "watch(tv.1)",
+        ((), ()),
+        ("WATCH(tv.1)",),
+        "ValueError",
+        True,
+    ),
 )
 SYNTAX_ONLY_OURS = (
-    "p() implies r()", "p() => r()", "exists x. q(x)", "exists x - cup. (q(x))",
-    "forn 1 x. (q(x))", "true", "forpairs x, y. (q(x))", "p() THEN r()",
+    "p() implies r()",
+    "p() => r()",
+    "exists x. q(x)",
+    "exists x - cup. (q(x))",
+    "forn 1 x. (q(x))",
+    "true",
+    "forpairs x, y. (q(x))",
+    "p() THEN r()",
 )
 
 
 def _examples_batch() -> list[dict[str, Any]]:
     cases = [
-        reference_case(e.name, e.goal, predicates=EXAMPLE_PREDICATES, actions=EXAMPLE_ACTIONS,
-                       objects=e.objects, traces=[e.trace()])
+        reference_case(
+            e.name,
+            e.goal,
+            predicates=EXAMPLE_PREDICATES,
+            actions=EXAMPLE_ACTIONS,
+            objects=e.objects,
+            traces=[e.trace()],
+        )
         for e in EXAMPLES
     ]
     cases += [
-        reference_case(f"syntax:{t}", t, predicates=EXAMPLE_PREDICATES,
-                       actions=EXAMPLE_ACTIONS, objects=())
+        reference_case(
+            f"syntax:{t}", t, predicates=EXAMPLE_PREDICATES, actions=EXAMPLE_ACTIONS, objects=()
+        )
         for t in SYNTAX_ONLY_OURS
     ]
     return cases
@@ -439,9 +540,7 @@ def test_documented_example(example: Example, examples_run: dict[str, dict[str, 
 
 
 @pytest.mark.parametrize("text", SYNTAX_ONLY_OURS)
-def test_syntax_only_planproof_accepts(
-    text: str, examples_run: dict[str, dict[str, Any]]
-) -> None:
+def test_syntax_only_planproof_accepts(text: str, examples_run: dict[str, dict[str, Any]]) -> None:
     parse(text)  # planproof accepts it ...
     error = examples_run[f"syntax:{text}"]["parse"].get("error", "")
     assert error.startswith("Unexpected"), error  # ... the reference's grammar does not

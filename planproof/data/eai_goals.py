@@ -168,8 +168,7 @@ def _behavior(task_id: str, text: str) -> dict[str, Any]:
         "tl_goal": to_text(goal),
         "tl_goal_reference": reference_tl_string(problem.goal),
         "objects": [
-            {"name": ltl_object(o), "category": ltl_category(c), "bddl_name": o,
-             "bddl_category": c}
+            {"name": ltl_object(o), "category": ltl_category(c), "bddl_name": o, "bddl_category": c}
             for o, c in problem.objects.items()
         ],
     }
@@ -180,9 +179,7 @@ def convert_wheel(wheel: Path) -> dict[str, Any]:
     with open_wheel(wheel) as w:
         vh = _virtualhome(w.read_json(VH_GOALS_MEMBER))
         members = w.members(BEHAVIOR_PDDL_DIR, ".pddl")
-        behavior = [
-            _behavior(Path(m).stem, w.read_text(m)) for m in members
-        ]
+        behavior = [_behavior(Path(m).stem, w.read_text(m)) for m in members]
     return {"virtualhome": vh, "behavior": behavior}
 
 

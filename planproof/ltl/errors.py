@@ -58,7 +58,11 @@ class LTLLimitError(LTLSyntaxError):
 
 
 def check_text_length(
-    text: object, *, caller: str, what: str, max_length: int,
+    text: object,
+    *,
+    caller: str,
+    what: str,
+    max_length: int,
     error: type[LTLSyntaxError] = LTLLimitError,
 ) -> str:
     """The first guard of every reader of untrusted text: a ``str`` of bounded length."""
@@ -67,7 +71,10 @@ def check_text_length(
     if len(text) > max_length:
         raise error(
             f"{what} is {len(text)} characters long, over the limit of {max_length}",
-            line=1, column=1, kind="too-long", text=text[:200],
+            line=1,
+            column=1,
+            kind="too-long",
+            text=text[:200],
         )
     return text
 

@@ -72,8 +72,7 @@ def trace_from_json(data: Any) -> tuple[Trace, Universe]:
         raise TraceFormatError("'actions' must be a list of atoms")
     if len(states_raw) != len(actions_raw) + 1:
         raise TraceFormatError(
-            f"{len(actions_raw)} actions need {len(actions_raw) + 1} states, "
-            f"got {len(states_raw)}"
+            f"{len(actions_raw)} actions need {len(actions_raw) + 1} states, got {len(states_raw)}"
         )
     states = []
     for i, s in enumerate(states_raw):
@@ -82,9 +81,7 @@ def trace_from_json(data: Any) -> tuple[Trace, Universe]:
         states.append(frozenset(parse_ground_atom(a, f"states[{i}][{j}]") for j, a in enumerate(s)))
     actions = tuple(parse_ground_atom(a, f"actions[{i}]") for i, a in enumerate(actions_raw))
     trace = Trace(tuple(states), actions)
-    universe = (
-        universe_from_json(data["objects"]) if "objects" in data else trace.universe()
-    )
+    universe = universe_from_json(data["objects"]) if "objects" in data else trace.universe()
     return trace, universe
 
 

@@ -155,7 +155,10 @@ _builder = _Builder()
 def _get_parser() -> Lark:
     grammar = resources.files("planproof.ltl").joinpath("ltl.lark").read_text()
     return Lark(
-        grammar, parser="lalr", lexer="contextual", transformer=_builder,
+        grammar,
+        parser="lalr",
+        lexer="contextual",
+        transformer=_builder,
         maybe_placeholders=True,
     )
 
@@ -196,8 +199,11 @@ def parse(text: str, *, max_depth: int = MAX_DEPTH, max_length: int = MAX_LENGTH
     if bad is not None:
         line, col = _position(text, bad)
         raise LTLLimitError(
-            f"parentheses nest deeper than {max_depth}", line=line, column=col,
-            kind="too-deep", text=text,
+            f"parentheses nest deeper than {max_depth}",
+            line=line,
+            column=col,
+            kind="too-deep",
+            text=text,
         )
     with _lock:
         parser = _get_parser()
@@ -208,31 +214,49 @@ def parse(text: str, *, max_depth: int = MAX_DEPTH, max_length: int = MAX_LENGTH
         except _TooDeep as exc:
             raise LTLLimitError(
                 f"formula nests deeper than {max_depth} (reached {exc.depth})",
-                line=1, column=1, kind="too-deep", text=text,
+                line=1,
+                column=1,
+                kind="too-deep",
+                text=text,
             ) from None
         except UnexpectedCharacters as exc:
             raise LTLSyntaxError(
                 f"unexpected character {text[exc.pos_in_stream or 0]!r}",
-                line=exc.line, column=exc.column, expected=_expected(exc.allowed or set()),
-                kind="unexpected-character", text=text,
+                line=exc.line,
+                column=exc.column,
+                expected=_expected(exc.allowed or set()),
+                kind="unexpected-character",
+                text=text,
             ) from None
         except UnexpectedToken as exc:
             tok = exc.token
             if tok.type == "$END":
                 line, col = _position(text, len(text))
                 raise LTLSyntaxError(
-                    "unexpected end of formula", line=line, column=col,
-                    expected=_expected(exc.expected), kind="unexpected-end", text=text,
+                    "unexpected end of formula",
+                    line=line,
+                    column=col,
+                    expected=_expected(exc.expected),
+                    kind="unexpected-end",
+                    text=text,
                 ) from None
             raise LTLSyntaxError(
-                f"unexpected {str(tok)!r}", line=tok.line or 1, column=tok.column or 1,
-                expected=_expected(exc.expected), kind="unexpected-token", text=text,
+                f"unexpected {str(tok)!r}",
+                line=tok.line or 1,
+                column=tok.column or 1,
+                expected=_expected(exc.expected),
+                kind="unexpected-token",
+                text=text,
             ) from None
         except UnexpectedEOF as exc:
             line, col = _position(text, len(text))
             raise LTLSyntaxError(
-                "unexpected end of formula", line=line, column=col,
-                expected=_expected(set(exc.expected)), kind="unexpected-end", text=text,
+                "unexpected end of formula",
+                line=line,
+                column=col,
+                expected=_expected(set(exc.expected)),
+                kind="unexpected-end",
+                text=text,
             ) from None
         except (UnexpectedInput, LarkError) as exc:  # pragma: no cover - defensive
             raise LTLSyntaxError(str(exc), line=1, column=1, text=text) from None

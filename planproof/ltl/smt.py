@@ -521,9 +521,13 @@ def entails(
     """Does every state satisfying ``f`` and the axioms satisfy ``g``? Decided as the
     unsatisfiability of ``f ∧ ¬g``; a model of that is the counterexample."""
     return _valid_unless(
-        ast.And((f, ast.Not(g))), universe, axioms,
+        ast.And((f, ast.Not(g))),
+        universe,
+        axioms,
         roles=(("premise", f), ("conclusion", g)),
-        timeout=timeout, max_ground_size=max_ground_size, action_predicates=action_predicates,
+        timeout=timeout,
+        max_ground_size=max_ground_size,
+        action_predicates=action_predicates,
     )
 
 
@@ -540,9 +544,13 @@ def equivalent(
     """Do ``f`` and ``g`` agree on every state satisfying the axioms? One query, for a
     state on which exactly one of them holds (the counterexample)."""
     return _valid_unless(
-        ast.Or((ast.And((f, ast.Not(g))), ast.And((ast.Not(f), g)))), universe, axioms,
+        ast.Or((ast.And((f, ast.Not(g))), ast.And((ast.Not(f), g)))),
+        universe,
+        axioms,
         roles=(("left formula", f), ("right formula", g)),
-        timeout=timeout, max_ground_size=max_ground_size, action_predicates=action_predicates,
+        timeout=timeout,
+        max_ground_size=max_ground_size,
+        action_predicates=action_predicates,
     )
 
 
@@ -558,8 +566,13 @@ def _valid_unless(
 ) -> EntailResult:
     """The relation holds iff ``counter`` (a description of a counterexample) is unsat."""
     out = _solve(
-        counter, universe, axioms, timeout=timeout, max_ground_size=max_ground_size,
-        action_predicates=action_predicates, roles=roles,
+        counter,
+        universe,
+        axioms,
+        timeout=timeout,
+        max_ground_size=max_ground_size,
+        action_predicates=action_predicates,
+        roles=roles,
     )
     return EntailResult(
         holds=out.status == "unsat", counterexample=out.model, unknown=out.status == "unknown"

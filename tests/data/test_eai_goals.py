@@ -224,8 +224,9 @@ def test_stale_goals_file_is_rebuilt(private_cache: Path) -> None:
     goals = goals_path()
     goals.parent.mkdir(parents=True, exist_ok=True)
     goals.write_text(
-        json.dumps({"stamp": {"version": CONVERTER_VERSION - 1}, "virtualhome": [],
-                    "behavior": []}),
+        json.dumps(
+            {"stamp": {"version": CONVERTER_VERSION - 1}, "virtualhome": [], "behavior": []}
+        ),
         encoding="utf-8",
     )
     loaded = load_eai_goals()

@@ -213,10 +213,12 @@ def test_name_mapping_round_trips(lemma: str, pos: str, sense: int, idx: int) ->
 def test_goal_of_problem_to_typed_formula() -> None:
     p = parse_problem(PROBLEM)
     f = bddl_goal_to_ltl(p.goal, objects=p.objects)
-    assert f == And((
-        Exists(Binder("x0", "jar_n_01"), atom("inside", Const("strawberry_n_01.1"), x(0))),
-        Forall(Binder("x0", "jar_n_01"), Not(atom("open", x(0)))),
-    ))
+    assert f == And(
+        (
+            Exists(Binder("x0", "jar_n_01"), atom("inside", Const("strawberry_n_01.1"), x(0))),
+            Forall(Binder("x0", "jar_n_01"), Not(atom("open", x(0)))),
+        )
+    )
     assert bddl_goal_to_ltl(p.goal_text) == f  # the (:goal ...) wrapper is accepted
     assert parse(to_text(f)) == f
 
@@ -236,18 +238,25 @@ def test_goal_of_problem_to_typed_formula() -> None:
         ),
         (
             "(forpairs (?b - basket.n.01) (?c - candle.n.01) (inside ?c ?b))",
-            ForPairs(Binder("x0", "basket_n_01"), Binder("x1", "candle_n_01"),
-                     atom("inside", x(1), x(0))),
+            ForPairs(
+                Binder("x0", "basket_n_01"), Binder("x1", "candle_n_01"), atom("inside", x(1), x(0))
+            ),
         ),
         (
             "(fornpairs (3) (?b - basket.n.01) (?c - candle.n.01) (inside ?c ?b))",
-            ForNPairs(3, Binder("x0", "basket_n_01"), Binder("x1", "candle_n_01"),
-                      atom("inside", x(1), x(0))),
+            ForNPairs(
+                3,
+                Binder("x0", "basket_n_01"),
+                Binder("x1", "candle_n_01"),
+                atom("inside", x(1), x(0)),
+            ),
         ),
         (
             "(forall (?a - t) (exists (?b - t) (forall (?a - u) (on ?a ?b))))",
-            Forall(Binder("x0", "t"), Exists(Binder("x1", "t"),
-                   Forall(Binder("x2", "u"), atom("on", x(2), x(1))))),
+            Forall(
+                Binder("x0", "t"),
+                Exists(Binder("x1", "t"), Forall(Binder("x2", "u"), atom("on", x(2), x(1)))),
+            ),
         ),
         ("(forall (?a) (p ?a))", Forall(Binder("x0"), atom("p", x(0)))),
         ("(TOGGLED_ON lamp.n.02_1)", atom("toggled_on", Const("lamp_n_02.1"))),
@@ -313,8 +322,27 @@ def test_deep_hand_built_sexpr_is_bounded() -> None:
 
 
 _WORDS = [
-    "and", "or", "not", "imply", "forall", "exists", "forn", "forpairs", "fornpairs", "then",
-    "?x", "?y", "-", "t.n.01", "p", "on", "a.n.01_1", "x0", "2", "1x", "?",
+    "and",
+    "or",
+    "not",
+    "imply",
+    "forall",
+    "exists",
+    "forn",
+    "forpairs",
+    "fornpairs",
+    "then",
+    "?x",
+    "?y",
+    "-",
+    "t.n.01",
+    "p",
+    "on",
+    "a.n.01_1",
+    "x0",
+    "2",
+    "1x",
+    "?",
 ]
 # balanced s-expressions over BDDL's words: mostly invalid goals, some valid ones
 _sexpr_texts = st.recursive(
@@ -345,8 +373,11 @@ def test_arbitrary_text_gives_a_formula_or_a_typed_error(text: str) -> None:
 
 
 def test_ltl_to_bddl_writes_bddl() -> None:
-    f = ForPairs(Binder("x0", "basket_n_01"), Binder("x1", "candle_n_01"),
-                 atom("inside", x(1), Const("basket_n_01.2")))
+    f = ForPairs(
+        Binder("x0", "basket_n_01"),
+        Binder("x1", "candle_n_01"),
+        atom("inside", x(1), Const("basket_n_01.2")),
+    )
     assert ltl_to_bddl(f) == (
         "(forpairs (?x0 - basket.n.01) (?x1 - candle.n.01) (inside ?x1 basket.n.01_2))"
     )

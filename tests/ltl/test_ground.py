@@ -86,9 +86,7 @@ def _plain(g: GroundFormula) -> ast.Formula:
         raise
 
 
-TWO = Trace(
-    (frozenset(), frozenset({ground_atom("p")})), (ground_atom("grab", "cup.1"),)
-)
+TWO = Trace((frozenset(), frozenset({ground_atom("p")})), (ground_atom("grab", "cup.1"),))
 
 
 @settings(max_examples=300, deadline=None)
@@ -225,7 +223,8 @@ def test_max_matching_size_agrees_with_exhaustive_search(edges: set[tuple[str, s
     found = list(matchings(pairs, best))
     assert found and all(len({pairs[i][0] for i in m}) == best for m in found)
     brute = [
-        c for c in itertools.combinations(range(len(pairs)), best)
+        c
+        for c in itertools.combinations(range(len(pairs)), best)
         if len({pairs[i][0] for i in c}) == best and len({pairs[i][1] for i in c}) == best
     ]
     assert found == brute

@@ -76,15 +76,20 @@ def _weighted(*choices: tuple[int, st.SearchStrategy[Formula]]) -> st.SearchStra
 
 @cache
 def goals(
-    depth: int = 3, bound: tuple[str, ...] = (), *, actions: bool = True,
-    temporal: bool = True, any_forn: bool = False,
+    depth: int = 3,
+    bound: tuple[str, ...] = (),
+    *,
+    actions: bool = True,
+    temporal: bool = True,
+    any_forn: bool = False,
 ) -> st.SearchStrategy[Formula]:
     """Closed formulas of the fragment goal options support: ``not`` (and the left of
     ``implies``, and the body of an exact ``forn``) only over state formulas. Weighted
     towards connectives and quantifiers, so that most drawn goals have many options."""
     state_atom = _atoms(bound, VOCAB.predicates)
     leaf_choices: list[tuple[int, st.SearchStrategy[Formula]]] = [
-        (3, state_atom), (1, state_atom.map(ast.Not))
+        (3, state_atom),
+        (1, state_atom.map(ast.Not)),
     ]
     if actions:
         leaf_choices.append((3, _atoms(bound, VOCAB.actions)))
@@ -95,8 +100,11 @@ def goals(
     state = goals(depth - 1, bound, actions=False, temporal=False)
     nary = st.lists(sub, min_size=2, max_size=3).map(tuple)
     choices: list[tuple[int, st.SearchStrategy[Formula]]] = [
-        (3, nary.map(ast.And)), (3, nary.map(ast.Or)), (2, leaf),
-        (1, st.builds(ast.Implies, state, sub)), (1, state.map(ast.Not)),
+        (3, nary.map(ast.And)),
+        (3, nary.map(ast.Or)),
+        (2, leaf),
+        (1, st.builds(ast.Implies, state, sub)),
+        (1, state.map(ast.Not)),
     ]
     if temporal:
         choices.append((3, nary.map(ast.Then)))
@@ -115,8 +123,7 @@ def goals(
         if len(free) >= 2:
             b2 = typ.map(partial(Binder, free[1]))
             inner2 = (*bound, free[0], free[1])
-            pbody = goals(depth - 1, inner2, actions=actions, temporal=temporal,
-                          any_forn=any_forn)
+            pbody = goals(depth - 1, inner2, actions=actions, temporal=temporal, any_forn=any_forn)
             spbody = goals(depth - 1, inner2, actions=False, temporal=False)
             choices += [
                 (2, st.builds(ast.ForPairs, b1, b2, pbody)),
@@ -129,16 +136,18 @@ def goals(
 def eai_goals() -> st.SearchStrategy[Formula]:
     """Goals shaped like EAI's: action alternatives, in order, then state conditions."""
     x = Var("x0")
-    alternatives = st.lists(st.sampled_from(["grab", "wait"]), min_size=1, max_size=2,
-                            unique=True).map(
-        lambda names: ast.Exists(Binder("x0"), simplify.disj(*(
-            Atom(n, (x,) if n == "grab" else ()) for n in names
-        )))
+    alternatives = st.lists(
+        st.sampled_from(["grab", "wait"]), min_size=1, max_size=2, unique=True
+    ).map(
+        lambda names: ast.Exists(
+            Binder("x0"), simplify.disj(*(Atom(n, (x,) if n == "grab" else ()) for n in names))
+        )
     )
     step = st.one_of(alternatives, _atoms((), VOCAB.actions))
     return st.builds(
-        lambda steps, conds: simplify.seq(*steps, simplify.conj(*conds)) if steps
-        else simplify.conj(*conds),
+        lambda steps, conds: (
+            simplify.seq(*steps, simplify.conj(*conds)) if steps else simplify.conj(*conds)
+        ),
         st.lists(step, max_size=3),
         st.lists(goals(2, actions=False, temporal=False), max_size=3),
     )
@@ -169,9 +178,9 @@ def realise(option: SimpleGoal, pad: int) -> Trace:
     return padded(option.actions, frozenset(x.atom for x in option.literals if x.positive), pad)
 
 
-def _goal_options(f: Formula, u: Universe, *, minimal: bool = False, limit: int = 400) -> (
-    tuple[GoalOptions, list[SimpleGoal]]
-):
+def _goal_options(
+    f: Formula, u: Universe, *, minimal: bool = False, limit: int = 400
+) -> tuple[GoalOptions, list[SimpleGoal]]:
     go = GoalOptions(f, u, ACTIONS, minimal=minimal)
     assume(go.count() <= limit)
     return go, list(go.options())
@@ -194,10 +203,13 @@ TV_ACTIONS = {"LOOKAT", "WATCH"}
 def test_watch_tv_options() -> None:
     go = GoalOptions(parse(WATCH_TV), TV_ROOM, TV_ACTIONS)
     opts = list(go.options())
-    final = frozenset({
-        lit("on", "television.410"), lit("plugged_in", "television.410"),
-        lit("facing", "character.65", "television.410"),
-    })
+    final = frozenset(
+        {
+            lit("on", "television.410"),
+            lit("plugged_in", "television.410"),
+            lit("facing", "character.65", "television.410"),
+        }
+    )
     expected = {
         SimpleGoal((act(verb, obj),), final)
         for verb in ("lookat", "watch")
@@ -235,10 +247,12 @@ def test_behavior_forpairs_has_the_two_pairings() -> None:
     f = parse("forpairs x - jar, y - apple. (inside(y, x))")
     opts = set(options(f, APPLES, set()))
     assert opts == {
-        SimpleGoal((), frozenset({lit("inside", "apple.1", "jar.1"),
-                                  lit("inside", "apple.2", "jar.2")})),
-        SimpleGoal((), frozenset({lit("inside", "apple.2", "jar.1"),
-                                  lit("inside", "apple.1", "jar.2")})),
+        SimpleGoal(
+            (), frozenset({lit("inside", "apple.1", "jar.1"), lit("inside", "apple.2", "jar.2")})
+        ),
+        SimpleGoal(
+            (), frozenset({lit("inside", "apple.2", "jar.1"), lit("inside", "apple.1", "jar.2")})
+        ),
     }
     assert count_options(f, APPLES, set()) == 2
     best = best_option(f, APPLES, set(), {lit("inside", "apple.2", "jar.1")})
@@ -276,20 +290,24 @@ def test_forn_exact_and_minimal() -> None:
         SimpleGoal((), frozenset({lit("open", "jar.2"), lit("open", "jar.1", positive=False)})),
     }
     minimal = set(options(f, APPLES, set(), minimal=True))
-    assert minimal == {SimpleGoal((), frozenset({lit("open", "jar.1")})),
-                       SimpleGoal((), frozenset({lit("open", "jar.2")}))}
+    assert minimal == {
+        SimpleGoal((), frozenset({lit("open", "jar.1")})),
+        SimpleGoal((), frozenset({lit("open", "jar.2")})),
+    }
 
 
 def test_action_merges() -> None:
     u = VOCAB.universe
     g1, g2, w = act("grab", "cup.1"), act("grab", "cup.2"), act("wait")
     # two temporal conjuncts: every interleaving
-    both = {o.actions for o in options(parse("(grab(cup.1) then wait()) and grab(cup.2)"), u,
-                                       ACTIONS)}
+    both = {
+        o.actions for o in options(parse("(grab(cup.1) then wait()) and grab(cup.2)"), u, ACTIONS)
+    }
     assert both == {(g1, w, g2), (g1, g2, w), (g2, g1, w)}
     # one occurrence may serve both conjuncts
-    same = {o.actions for o in options(parse("(grab(cup.1) then wait()) and grab(cup.1)"), u,
-                                       ACTIONS)}
+    same = {
+        o.actions for o in options(parse("(grab(cup.1) then wait()) and grab(cup.1)"), u, ACTIONS)
+    }
     assert same == {(g1, w)}
     # a then-free conjunction holds at one position: one action
     assert list(options(parse("grab(cup.1) and grab(cup.2)"), u, ACTIONS)) == []
@@ -303,8 +321,9 @@ def test_counts_of_action_merges() -> None:
     u = VOCAB.universe
     assert count_options(parse("(grab(cup.1) then wait()) and grab(cup.2)"), u, ACTIONS) == 3
     assert count_options(parse("grab(cup.1) and grab(cup.2)"), u, ACTIONS) == 0
-    assert count_options(parse("(grab(cup.1) or p()) and (grab(cup.2) or q(cup.1))"), u,
-                         ACTIONS) == 3
+    assert (
+        count_options(parse("(grab(cup.1) or p()) and (grab(cup.2) or q(cup.1))"), u, ACTIONS) == 3
+    )
     both = parse("(grab(cup.1) or p()) and (grab(cup.2) or q(cup.1))")
     assert len(list(options(both, u, ACTIONS))) == 3
 
@@ -448,8 +467,10 @@ def _predictions(opts: list[SimpleGoal], data: st.DataObject) -> frozenset[Eleme
     for o in data.draw(st.lists(st.sampled_from(opts), max_size=2)) if opts else []:
         if o.elements():
             out |= set(data.draw(st.sets(st.sampled_from(sorted(o.elements(), key=repr)))))
-    out |= {Literal(a, pos) for a, pos in data.draw(
-        st.sets(st.tuples(atom_strategy(VOCAB), st.booleans()), max_size=3))}
+    out |= {
+        Literal(a, pos)
+        for a, pos in data.draw(st.sets(st.tuples(atom_strategy(VOCAB), st.booleans()), max_size=3))
+    }
     if data.draw(st.booleans()):
         out.add(tuple(data.draw(st.lists(atom_strategy(VOCAB, actions=True), max_size=2))))
     return frozenset(out)

@@ -209,8 +209,28 @@ def test_arbitrary_text_parses_or_raises_syntax_error(text: str) -> None:
 @given(
     st.lists(
         st.sampled_from(
-            ["(", ")", "p(", "a", ",", "b.1", "and", "or", "not", "then", "=>", "forall",
-             "x", ".", "-", "forn", "2", "exists", "forpairs", "true"]
+            [
+                "(",
+                ")",
+                "p(",
+                "a",
+                ",",
+                "b.1",
+                "and",
+                "or",
+                "not",
+                "then",
+                "=>",
+                "forall",
+                "x",
+                ".",
+                "-",
+                "forn",
+                "2",
+                "exists",
+                "forpairs",
+                "true",
+            ]
         ),
         max_size=25,
     )

@@ -111,10 +111,15 @@ def test_engines_agree_on_solvability_and_plans_replay(
 @pytest.mark.data
 def test_pyperplan_plans_are_valid_on_behavior(bh: EaiPddl) -> None:
     """Regression: the sequence compilation once lost its conditional deletions and let
-    other actions run inside a sequence; BEHAVIOR's navigate_to exposed both."""
+    other actions run inside a sequence; BEHAVIOR's navigate_to exposed both.
+
+    pyperplan's search time depends on the hash seed (its tie-breaking follows set order):
+    moving_boxes_to_storage takes 0.4 s under some seeds and 35-50 s under others, which
+    made this test flaky under load. These two problems (each plan alternates
+    navigate_to with grasp / place) take under 3 s under every seed tried (0-4)."""
     for ident in (
         "cleaning_table_after_clearing_0_Merom_1_int_0_2021-06-06_19-48-44",
-        "moving_boxes_to_storage_0_Merom_0_int_0_2021-06-11_20-04-35",
+        "bringing_in_wood_0_Benevolence_1_int_0_2021-09-15_18-42-25",
     ):
         p = bh.problem(ident)
         r = plan(bh.domain, p, engine="pyperplan", timeout=120)

@@ -13,10 +13,22 @@ import re
 from planproof.ltl.bddl.errors import error_at
 from planproof.ltl.bddl.sexpr import SExpr
 
-_LTL_KEYWORDS = frozenset({
-    "then", "implies", "or", "and", "not", "forall", "exists", "forn", "forpairs",
-    "fornpairs", "true", "false",
-})
+_LTL_KEYWORDS = frozenset(
+    {
+        "then",
+        "implies",
+        "or",
+        "and",
+        "not",
+        "forall",
+        "exists",
+        "forn",
+        "forpairs",
+        "fornpairs",
+        "true",
+        "false",
+    }
+)
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 INSTANCE = re.compile(r"(?P<base>.+)_(?P<idx>[0-9]+)")
 """A BDDL instance name: ``base`` is the category, ``idx`` the instance number."""

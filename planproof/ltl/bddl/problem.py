@@ -38,8 +38,9 @@ def _parse_objects(section: SList, text: str) -> dict[str, str]:
             raise error_at("expected an object name", it, text, "bad-objects")
         if it.text == "-":
             if not pending or i + 1 >= len(items) or not isinstance(items[i + 1], SAtom):
-                raise error_at("'-' must follow object names and precede a type", it, text,
-                               "bad-objects")
+                raise error_at(
+                    "'-' must follow object names and precede a type", it, text, "bad-objects"
+                )
             cat = items[i + 1]
             assert isinstance(cat, SAtom)
             for obj in pending:
@@ -85,8 +86,12 @@ def parse_problem(text: str) -> BDDLProblem:
             init = tuple(args)
         elif section_head == ":goal":
             if len(args) != 1:
-                raise error_at(f"(:goal ...) must hold one formula, found {len(args)}",
-                               section, text, "bad-goal")
+                raise error_at(
+                    f"(:goal ...) must hold one formula, found {len(args)}",
+                    section,
+                    text,
+                    "bad-goal",
+                )
             goal = args[0]
             goal_text = text[section.start : section.end]
     if goal is None:
@@ -108,7 +113,9 @@ def problem_universe(problem: BDDLProblem | str) -> Universe:
         name = ltl_object(obj)
         if name in out:
             raise BDDLSyntaxError(
-                f"objects collide on the LTL name {name!r}", line=1, column=1,
+                f"objects collide on the LTL name {name!r}",
+                line=1,
+                column=1,
                 kind="name-collision",
             )
         out[name] = {ltl_category(cat)}

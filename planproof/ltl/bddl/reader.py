@@ -49,8 +49,11 @@ class _Build(Transformer[Token, Any]):
     def group(self, items: list[Any]) -> SList:
         lpar, rpar = items[0], items[-1]
         return SList(
-            tuple(_sx(i) for i in items[1:-1]), lpar.line or 1, lpar.column or 1,
-            lpar.start_pos or 0, rpar.end_pos or 0,
+            tuple(_sx(i) for i in items[1:-1]),
+            lpar.line or 1,
+            lpar.column or 1,
+            lpar.start_pos or 0,
+            rpar.end_pos or 0,
         )
 
     def start(self, items: list[Any]) -> tuple[SExpr, ...]:
@@ -86,23 +89,34 @@ def _check_parens(text: str, max_depth: int) -> None:
             if len(opened) > max_depth:
                 line, col = _position(text, i)
                 raise BDDLSyntaxError(
-                    f"parentheses nest deeper than {max_depth}", line=line, column=col,
-                    kind="too-deep", text=text,
+                    f"parentheses nest deeper than {max_depth}",
+                    line=line,
+                    column=col,
+                    kind="too-deep",
+                    text=text,
                 )
         elif ch == ")":
             if not opened:
                 line, col = _position(text, i)
                 raise BDDLSyntaxError(
-                    "unmatched ')'", line=line, column=col, expected=("'('", "a symbol"),
-                    kind="unmatched-paren", text=text,
+                    "unmatched ')'",
+                    line=line,
+                    column=col,
+                    expected=("'('", "a symbol"),
+                    kind="unmatched-paren",
+                    text=text,
                 )
             opened.pop()
         i += 1
     if opened:
         line, col = _position(text, opened[-1])
         raise BDDLSyntaxError(
-            "'(' is never closed", line=line, column=col, expected=("')'",),
-            kind="unclosed-paren", text=text,
+            "'(' is never closed",
+            line=line,
+            column=col,
+            expected=("')'",),
+            kind="unclosed-paren",
+            text=text,
         )
 
 
@@ -111,7 +125,10 @@ def read_sexprs(
 ) -> tuple[SExpr, ...]:
     """Read every top-level s-expression in ``text`` (``;`` starts a comment)."""
     check_text_length(
-        text, caller="read_sexprs", what="BDDL text", max_length=max_length,
+        text,
+        caller="read_sexprs",
+        what="BDDL text",
+        max_length=max_length,
         error=BDDLSyntaxError,
     )
     _check_parens(text, max_depth)
@@ -130,8 +147,11 @@ def read_sexpr(text: str, *, max_depth: int = MAX_DEPTH, max_length: int = MAX_L
         where = items[1] if len(items) > 1 else None
         line, col = (where.line, where.column) if where else _position(text, len(text))
         raise BDDLSyntaxError(
-            f"expected one s-expression, found {len(items)}", line=line, column=col,
-            kind="not-one-expression", text=text,
+            f"expected one s-expression, found {len(items)}",
+            line=line,
+            column=col,
+            kind="not-one-expression",
+            text=text,
         )
     return items[0]
 

@@ -32,14 +32,15 @@ class _Reference:
             return f"({s})" if level > 0 else s
 
         def bind(b: SExpr) -> tuple[str, str]:
-            if not (isinstance(b, SList) and len(b.items) == 3
-                    and all(isinstance(i, SAtom) for i in b.items)):
-                raise error_at("a variable is declared as (?name - type)", b, self.text,
-                               "bad-goal")
+            if not (
+                isinstance(b, SList)
+                and len(b.items) == 3
+                and all(isinstance(i, SAtom) for i in b.items)
+            ):
+                raise error_at("a variable is declared as (?name - type)", b, self.text, "bad-goal")
             name, dash, typ = (i.text for i in b.items if isinstance(i, SAtom))
             if dash != "-" or not name.startswith("?"):
-                raise error_at("a variable is declared as (?name - type)", b, self.text,
-                               "bad-goal")
+                raise error_at("a variable is declared as (?name - type)", b, self.text, "bad-goal")
             return name, check_name(ltl_category(typ), "type", b, self.text)
 
         def guarded(q: str, var: str, cat: str, body: str) -> str:
@@ -81,8 +82,17 @@ class _Reference:
                 one = guarded(outer, v1, c1, guarded("forn 1.", v2, c2, body))
                 two = guarded(outer, v2, c2, guarded("forn 1.", v1, c1, body))
                 return wrap(f"{one} and {two}")
-            case "and" | "or" | "not" | "imply" | "forall" | "exists" | "forn" | "forpairs" \
-                    | "fornpairs":
+            case (
+                "and"
+                | "or"
+                | "not"
+                | "imply"
+                | "forall"
+                | "exists"
+                | "forn"
+                | "forpairs"
+                | "fornpairs"
+            ):
                 raise UnsupportedFormulaError(
                     f"the reference format cannot write ({word} ...) with {len(args)} operands"
                 )

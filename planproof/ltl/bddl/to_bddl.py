@@ -42,10 +42,7 @@ def ltl_to_bddl(f: ast.Formula) -> str:
         case ast.ForPairs(b1, b2, body):
             return f"(forpairs {_bddl_binder(b1)} {_bddl_binder(b2)} {ltl_to_bddl(body)})"
         case ast.ForNPairs(n, b1, b2, body):
-            return (
-                f"(fornpairs ({n}) {_bddl_binder(b1)} {_bddl_binder(b2)} "
-                f"{ltl_to_bddl(body)})"
-            )
+            return f"(fornpairs ({n}) {_bddl_binder(b1)} {_bddl_binder(b2)} {ltl_to_bddl(body)})"
         case ast.Then():
             raise UnsupportedFormulaError("BDDL goals have no 'then'")
     raise TypeError(f"not a formula: {f!r}")

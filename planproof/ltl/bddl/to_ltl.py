@@ -26,7 +26,10 @@ class _ToLTL:
     """One conversion: source text for error positions, objects, variable naming."""
 
     def __init__(
-        self, text: str, objects: Mapping[str, str] | None, naming: VariableNaming,
+        self,
+        text: str,
+        objects: Mapping[str, str] | None,
+        naming: VariableNaming,
         prefix: str,
     ) -> None:
         self.text = text
@@ -76,8 +79,7 @@ class _ToLTL:
         name = ltl_object(raw)
         check_object_name(name, a, self.text)
         if name in scope.values():
-            raise self.err(f"object {name!r} has the name of a bound variable", a,
-                           "name-collision")
+            raise self.err(f"object {name!r} has the name of a bound variable", a, "name-collision")
         return ast.Const(name)
 
     def convert(self, e: SExpr, scope: dict[str, str], k: int, depth: int) -> ast.Formula:

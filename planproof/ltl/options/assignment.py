@@ -29,7 +29,7 @@ def best_assignment(node: MatchNode, live: list[int], tables: list[Table]) -> Ta
     values = {i: tables[i][plain][0] for i in live}
     big = 2 * len(rows) * max(1, *(abs(v) for v in values.values())) + 1
     cost = np.full((len(rows), len(cols) + len(rows) - s), np.inf)
-    cost[:, len(cols):] = -big
+    cost[:, len(cols) :] = -big
     where: dict[tuple[int, int], int] = {}
     for i in live:
         a, b = node.pairs[i]
@@ -42,9 +42,7 @@ def best_assignment(node: MatchNode, live: list[int], tables: list[Table]) -> Ta
         r_ind, c_ind = linear_sum_assignment(cost)
     except ValueError:  # no matching of this size
         return {}
-    chosen = [
-        where[(int(r), int(c))] for r, c in zip(r_ind, c_ind, strict=True) if c < len(cols)
-    ]
+    chosen = [where[(int(r), int(c))] for r, c in zip(r_ind, c_ind, strict=True) if c < len(cols)]
     total, tree = 0, None
     for i in chosen:
         v, _, t = tables[i][plain]

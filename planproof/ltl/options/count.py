@@ -110,8 +110,12 @@ class OptionCounter:
                 for p, q, item in moves:
                     if (node.lo - p) + (need_neg - q) > left:
                         continue
-                    nt = t if item is None else self._combine(
-                        t, self.table(item), kind, (kind != "point", nf.is_temporal(item))
+                    nt = (
+                        t
+                        if item is None
+                        else self._combine(
+                            t, self.table(item), kind, (kind != "point", nf.is_temporal(item))
+                        )
                     )
                     _add_counts(new.setdefault((p, q), {}), nt)
             states = new

@@ -46,9 +46,7 @@ def interleavings(a: tuple[Atom, ...], b: tuple[Atom, ...]) -> tuple[tuple[Atom,
     return tuple(out)
 
 
-def merge_acts(
-    a: tuple[Atom, ...], b: tuple[Atom, ...], kind: Merge
-) -> Sequence[tuple[Atom, ...]]:
+def merge_acts(a: tuple[Atom, ...], b: tuple[Atom, ...], kind: Merge) -> Sequence[tuple[Atom, ...]]:
     """The action sequences serving both ``a`` and ``b`` in a product of this kind."""
     if kind == "then":
         return (a + b,)
@@ -59,4 +57,3 @@ def merge_acts(
     if kind == "point":  # one position, one action: both parts must be that action
         return (a,) if a == b else ()
     return interleavings(a, b)
-

@@ -131,11 +131,13 @@ def not_matching(m: gr.Matching) -> gr.GroundFormula:
     for cover in combinations(verts, k):
         cs = set(cover)
         out.append(
-            gr.g_and(*(
-                gr.g_not(e.body)
-                for e in m.edges
-                if ("L", e.left) not in cs and ("R", e.right) not in cs
-            ))
+            gr.g_and(
+                *(
+                    gr.g_not(e.body)
+                    for e in m.edges
+                    if ("L", e.left) not in cs and ("R", e.right) not in cs
+                )
+            )
         )
     return gr.g_or(*out)
 

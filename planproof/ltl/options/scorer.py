@@ -202,7 +202,6 @@ class Scorer:
             return best_assignment(node, live, tables)
         return self._mask_dp(node, live, tables, sets=sets, cnt=cnt, ext=ext, kind=kind)
 
-
     def _mask_dp(
         self,
         node: nf.MatchNode,

@@ -56,4 +56,3 @@ def put(out: Table, key: Key, entry: Entry) -> None:
     old = out.get(key)
     if old is None or entry[0] > old[0]:
         out[key] = entry
-

@@ -304,9 +304,7 @@ _STAIN_CAN_GO = (
 
 def _state_ops() -> list[Operator]:
     copy_states = " ".join(  # the parts inherit the whole's states, except being sliced
-        f"(when (and (part_of ?zp ?o) ({s} ?o)) ({s} ?zp))"
-        for s in UNARY_FLUENTS
-        if s != "sliced"
+        f"(when (and (part_of ?zp ?o) ({s} ?o)) ({s} ?zp))" for s in UNARY_FLUENTS if s != "sliced"
     )
     copy_rel = " ".join(
         f"(when (and (part_of ?zp ?o) ({r} ?o ?x)) ({r} ?zp ?x))"
