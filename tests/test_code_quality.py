@@ -1,4 +1,4 @@
-"""ruff and mypy (strict) are part of the suite, configured in pyproject.toml."""
+"""ruff (lint and format) and mypy (strict) are part of the suite, configured in pyproject.toml."""
 
 from __future__ import annotations
 
@@ -15,6 +15,20 @@ def test_ruff_is_clean() -> None:
     assert exe is not None, "ruff is a test extra: pip install -e '.[test]'"
     proc = subprocess.run(
         [exe, "check", "planproof", "tests", "benchmarks"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_ruff_format_is_clean() -> None:
+    exe = shutil.which("ruff")
+    assert exe is not None, "ruff is a test extra: pip install -e '.[test]'"
+    proc = subprocess.run(
+        [exe, "format", "--check", "planproof", "tests", "benchmarks"],
         cwd=ROOT,
         capture_output=True,
         text=True,
