@@ -11,19 +11,16 @@ import argparse
 import os
 from pathlib import Path
 
+from planproof.interface.modules import DATASETS, MODULES
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--module",
         default="action-sequencing",
-        choices=(
-            "goal-interpretation",
-            "subgoal-decomposition",
-            "action-sequencing",
-            "transition-modeling",
-        ),
+        choices=MODULES,
     )
-    parser.add_argument("--dataset", default="virtualhome", choices=("virtualhome", "behavior"))
+    parser.add_argument("--dataset", default="virtualhome", choices=DATASETS)
     parser.add_argument("--limit", type=int, help="only the first K tasks")
     parser.add_argument(
         "--concurrency", type=int, default=os.cpu_count() or 1, help="worker processes"

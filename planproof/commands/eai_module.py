@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-DATASETS = ("virtualhome", "behavior")
+from planproof.interface.modules import DATASETS
 
 
 def add_common_arguments(parser: argparse.ArgumentParser, module: str) -> None:
@@ -33,13 +33,9 @@ def add_common_arguments(parser: argparse.ArgumentParser, module: str) -> None:
 
 def load_tasks(dataset: str) -> tuple[Any, ...]:
     """The dataset's tasks (fetching and converting the EAI data on first use)."""
-    if dataset == "virtualhome":
-        from planproof.simulators.virtualhome import load_virtualhome_tasks
+    from planproof.runs.modules import load_tasks as load
 
-        return load_virtualhome_tasks()
-    from planproof.simulators.behavior.tasks import load_behavior_tasks
-
-    return load_behavior_tasks()
+    return load(dataset)
 
 
 def evaluate_file(

@@ -13,14 +13,8 @@ import json
 import time
 from pathlib import Path
 
-from planproof.commands.eai_module import DATASETS, fail, load_tasks
-
-MODULES = (
-    "goal-interpretation",
-    "subgoal-decomposition",
-    "action-sequencing",
-    "transition-modeling",
-)
+from planproof.commands.eai_module import fail, load_tasks
+from planproof.interface.modules import DATASETS, MODULES
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

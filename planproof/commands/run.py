@@ -16,12 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-MODULES = (
-    "goal-interpretation",
-    "subgoal-decomposition",
-    "action-sequencing",
-    "transition-modeling",
-)
+from planproof.interface.modules import DATASETS, MODULES
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -32,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "hosted_vllm/NAME with --api-base...) or a built-in agent: planner, gold",
     )
     parser.add_argument("--module", choices=MODULES, required=True)
-    parser.add_argument("--dataset", choices=("virtualhome", "behavior"), required=True)
+    parser.add_argument("--dataset", choices=DATASETS, required=True)
     parser.add_argument("--concurrency", type=int, default=4, help="calls in flight (4)")
     parser.add_argument("--limit", type=int, help="only the first K tasks")
     parser.add_argument("--temperature", type=float, default=0.0, help="0, as in the paper")

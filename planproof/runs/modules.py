@@ -7,15 +7,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from planproof.interface.modules import DATASETS, MODULES
 from planproof.simulators.core import Task
-
-MODULES = (
-    "goal-interpretation",
-    "subgoal-decomposition",
-    "action-sequencing",
-    "transition-modeling",
-)
-DATASETS = ("virtualhome", "behavior")
 
 
 @dataclass(frozen=True)

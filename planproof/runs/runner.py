@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from planproof.interface.agents import builtin_agent
+from planproof.interface.agents import AGENTS
 from planproof.interface.llm.cache import ResponseCache, default_cache_path
 from planproof.interface.llm.types import Completion, LLMError, Request, Usage
 from planproof.runs.modules import Evaluation, evaluate_answers, module_tasks
@@ -149,8 +149,7 @@ def prompts_for(config: RunConfig) -> list[tuple[Task, str]]:
 def make_caller(config: RunConfig) -> tuple[Caller, Callable[[], None]]:
     """The function that answers one request, and how to release what it holds: a
     built-in agent (no key, run in worker processes) or a provider through litellm."""
-    agent = builtin_agent(config.model)
-    if agent is not None:
+    if config.model in AGENTS:
         from planproof.runs.agent_pool import AgentPool
 
         pool = AgentPool(config.model, config.module, config.dataset, config.concurrency)
@@ -182,7 +181,7 @@ async def _call_all(
     later run would find it in the cache."""
     calls: dict[str, Call] = {}
     groups: dict[str, tuple[Request, list[tuple[Task, str]]]] = {}
-    by_task = builtin_agent(config.model) is not None
+    by_task = config.model in AGENTS
     for task, prompt in work:
         # a built-in agent reads the task itself (the gold agent its gold plan), so its
         # answer is keyed by task; a model only sees the prompt

@@ -10,17 +10,10 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from planproof.interface.modules import MODULES
 from planproof.simulators.core import Task
 
 __all__ = ["MODULES", "Agent", "AgentError", "check_module"]
-
-MODULES = (
-    "goal-interpretation",
-    "subgoal-decomposition",
-    "action-sequencing",
-    "transition-modeling",
-)
-"""The four EAI ability modules (as :data:`planproof.interface.prompts.MODULES`)."""
 
 
 class AgentError(Exception):

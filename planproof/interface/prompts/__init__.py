@@ -7,6 +7,7 @@ from another task of the same dataset, and the required output format. Nothing i
 from the reference's prompt files. See ``docs/prompts.md``.
 """
 
-from planproof.interface.prompts.build import MODULES, Prompt, build_prompts
+from planproof.interface.modules import MODULES
+from planproof.interface.prompts.build import Prompt, build_prompts
 
 __all__ = ["MODULES", "Prompt", "build_prompts"]

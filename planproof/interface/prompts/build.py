@@ -9,6 +9,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from planproof.interface.modules import MODULES
 from planproof.interface.prompts.render import (
     action_vocabulary,
     goal_text,
@@ -21,13 +22,6 @@ from planproof.ltl.options import GoalOptions
 from planproof.ltl.printer import to_text
 from planproof.ltl.simplify import conj
 from planproof.simulators.core import Task
-
-MODULES = (
-    "goal-interpretation",
-    "subgoal-decomposition",
-    "action-sequencing",
-    "transition-modeling",
-)
 
 
 @dataclass(frozen=True)
