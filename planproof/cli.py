@@ -267,13 +267,24 @@ def cmd_ltl_entails(args: argparse.Namespace) -> int:
 
 def cmd_data_fetch(args: argparse.Namespace) -> int:
     from planproof.data import DataUnavailableError
-    from planproof.data.eai_goals import load_eai_goals
 
     try:
-        goals = load_eai_goals()
+        if args.dataset == "published":
+            from planproof.data.published import published_dir, published_files
+
+            files = published_files()
+            data: dict[str, Any] = {
+                "cache": str(published_dir()),
+                "files": len(files),
+                "cells": sorted({f"{f.module}-{f.dataset}" for f in files}),
+                "models": len({f.model for f in files}),
+            }
+        else:
+            from planproof.data.eai_goals import load_eai_goals
+
+            data = load_eai_goals().summary()
     except DataUnavailableError as err:
         raise BadInput(str(err)) from None
-    data = goals.summary()
     _emit(args, data, lambda: print(json.dumps(data, indent=2)))
     return EXIT_YES
 
@@ -349,7 +360,12 @@ def build_parser() -> argparse.ArgumentParser:
     data = top.add_parser("data", help="fetch and convert benchmark data")
     dsub = data.add_subparsers(dest="data_command", required=True)
     p = dsub.add_parser("fetch", help="fetch a dataset into the cache (once)")
-    p.add_argument("dataset", choices=("eai",))
+    p.add_argument(
+        "dataset",
+        choices=("eai", "published"),
+        help="eai: the EAI tasks (eai-eval wheel); published: the LLM answers behind the "
+        "EAI paper (virtualhome-eval 0.1.1 wheel)",
+    )
     p.set_defaults(handler=cmd_data_fetch)
 
     for sp in (ltl, data, *sub.choices.values(), *dsub.choices.values()):
