@@ -2,8 +2,14 @@
 
 Exit status everywhere: 0 = the answer is yes (parsed / holds / satisfiable / entails),
 1 = the answer is no, 2 = bad input (a typed error explains it), 3 = the solver could not
-decide within its time limit. Each command imports only what it needs, so
-``planproof ltl parse`` never pays for z3 or the planners.
+decide within its time limit, 130 = interrupted. Each command imports only what it needs,
+so ``planproof ltl parse`` never pays for z3 or the planners.
+
+Errors are presented here and only here (:func:`present_error`): commands raise
+:class:`planproof.commands.errors.BadInput`, and the typed input errors of the lower layers
+that escape a command are presented the same way — ``planproof: error: MESSAGE`` on
+stderr, or ``{"ok": false, "error": KIND, "message": ...}`` on stdout with ``--json``,
+exit status 2, never a traceback or an exception class name.
 """
 
 from __future__ import annotations
@@ -16,17 +22,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from planproof.commands.errors import BadInput
+
 EXIT_YES, EXIT_NO, EXIT_BAD_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
+EXIT_INTERRUPTED = 130
 
 EXAMPLES = ("watch_tv",)
 
-
-class BadInput(Exception):
-    """Raised by command handlers for input a person must fix; becomes exit status 2."""
-
-    def __init__(self, message: str, detail: dict[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.detail = detail or {"error": "bad-input", "message": message}
+__all__ = ["BadInput", "build_parser", "main", "present_error"]
 
 
 def _emit(args: argparse.Namespace, data: dict[str, Any], human: Callable[[], None]) -> None:
@@ -54,8 +57,9 @@ def _parse(text: str) -> Any:
         return parse(text)
     except LTLSyntaxError as err:
         detail = err.to_dict()
-        detail["context"] = err.context()
-        raise BadInput(str(err), detail) from None
+        kind = str(detail.pop("error"))
+        detail.pop("message")
+        raise BadInput(str(err), kind=kind, detail=detail, context=err.context()) from None
 
 
 def _universe(objects: str | None, universe_file: str | None, *formulas: Any) -> Any:
@@ -191,7 +195,7 @@ def _solver_call(fn: Callable[[], Any]) -> Any:
     try:
         return fn()
     except LTLError as err:
-        raise BadInput(f"{type(err).__name__}: {err}") from None
+        raise BadInput(str(err)) from None
 
 
 def cmd_ltl_sat(args: argparse.Namespace) -> int:
@@ -312,9 +316,7 @@ def _add_solver_args(p: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="planproof", description="Verify and diagnose plans written by LLMs."
-    )
+    parser = _Parser(prog="planproof", description="Verify and diagnose plans written by LLMs.")
     parser.add_argument("--version", action="version", version="planproof 0.1.0")
     top = parser.add_subparsers(dest="command", required=True)
 
@@ -368,10 +370,24 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(handler=cmd_data_fetch)
 
-    for sp in (ltl, data, *sub.choices.values(), *dsub.choices.values()):
+    for sp in (*sub.choices.values(), *dsub.choices.values()):
         sp.add_argument("--json", action="store_true", help="print the result as JSON")
+    for sp in (parser, ltl, data):
+        add_global_json(sp)
     _add_command_modules(top)
     return parser
+
+
+def add_global_json(parser: argparse.ArgumentParser) -> None:
+    """``--json`` on a parser that has subcommands: kept apart from the subcommand's own
+    ``--json`` (whose default would overwrite it) and merged by :func:`wants_json`."""
+    parser.add_argument(
+        "--json",
+        dest="json_global",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help="print results (and errors) as JSON; accepted before or after the subcommand",
+    )
 
 
 COMMANDS: dict[tuple[str, ...], tuple[str, str]] = {
@@ -445,6 +461,7 @@ def _add_command_modules(top: Any) -> None:
             key = " ".join(path[: i + 1])
             if key not in groups:
                 g = parent.add_parser(part, help=GROUP_HELP.get(part))
+                add_global_json(g)
                 groups[key] = g.add_subparsers(dest=f"{part}_command", required=True)
             parent = groups[key]
         p = parent.add_parser(path[-1], help=help_text)
@@ -453,24 +470,98 @@ def _add_command_modules(top: Any) -> None:
         p.set_defaults(handler=mod.run)
 
 
+# --- error presentation ----------------------------------------------------------------
+
+ERROR_PREFIX = "planproof: error: "
+
+INPUT_ERRORS: tuple[tuple[str, str], ...] = (
+    ("planproof.ltl.errors", "LTLError"),
+    ("planproof.data.cache", "DataUnavailableError"),
+    ("planproof.interface.errors", "ResponsesFileError"),
+    ("planproof.report.load", "ReportError"),
+    ("planproof.simulators.housekeep.errors", "HousekeepError"),
+    ("planproof.simulators.partnr.errors", "PartnrError"),
+    ("planproof.simulators.teach.errors", "TeachError"),
+)
+"""The lower layers' typed errors that mean "fix your input" when they escape a command
+(module, class). Looked up only in modules already imported, so start-up pays nothing."""
+
+
+def as_bad_input(exc: BaseException) -> BadInput | None:
+    """``exc`` as the one bad-input error, or None when it is not an input error."""
+    if isinstance(exc, BadInput):
+        return exc
+    for module, name in INPUT_ERRORS:
+        mod = sys.modules.get(module)
+        cls = getattr(mod, name, None) if mod is not None else None
+        if isinstance(cls, type) and isinstance(exc, cls):
+            return BadInput(str(exc) or "bad input")
+    return None
+
+
+def present_error(err: BadInput, as_json: bool) -> int:
+    """The one presentation of bad input: prefix + message on stderr, or JSON on stdout."""
+    if as_json:
+        print(json.dumps(err.to_dict(), indent=2, sort_keys=True))
+    else:
+        print(ERROR_PREFIX + err.message, file=sys.stderr)
+        if err.context:
+            print(err.context, file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+def _silence_stdout() -> None:
+    """After a closed pipe (``planproof ... | head``): point stdout at /dev/null so the
+    interpreter's final flush does not print a BrokenPipeError of its own."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout is not a real file (captured in tests)
+        pass
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with the one error prefix for usage errors (exit status 2)."""
+
+    def error(self, message: str) -> Any:
+        self.print_usage(sys.stderr)
+        print(ERROR_PREFIX + message, file=sys.stderr)
+        raise SystemExit(EXIT_BAD_INPUT)
+
+
+def wants_json(args: argparse.Namespace) -> bool:
+    """``--json`` anywhere: after the subcommand or before it (``planproof --json ltl parse``,
+    ``planproof ltl --json parse``)."""
+    return bool(getattr(args, "json", False) or getattr(args, "json_global", False))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse: usage errors are bad input
         return EXIT_BAD_INPUT if exc.code not in (0, None) else EXIT_YES
-    args.json = getattr(args, "json", False)
+    args.json = wants_json(args)
     try:
         code: int = args.handler(args)
-    except BadInput as err:
-        if args.json:
-            print(json.dumps({"ok": False, "error": err.detail}, indent=2, sort_keys=True))
-        else:
-            print(f"planproof: error: {err}", file=sys.stderr)
-            ctx = err.detail.get("context")
-            if ctx:
-                print(ctx, file=sys.stderr)
-        return EXIT_BAD_INPUT
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_YES
+    except KeyboardInterrupt:
+        print(ERROR_PREFIX + "interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Exception as exc:
+        bad = as_bad_input(exc)
+        if bad is None:
+            raise
+        try:
+            return present_error(bad, args.json)
+        except BrokenPipeError:
+            _silence_stdout()
+            return EXIT_BAD_INPUT
     return code
 
 

@@ -38,7 +38,7 @@ def test_parse_error_is_exit_2_with_position(capsys: pytest.CaptureFixture[str])
     data = json.loads(out)
     assert code == EXIT_BAD_INPUT
     assert data["ok"] is False
-    assert (data["error"]["line"], data["error"]["column"]) == (1, 13)
+    assert (data["line"], data["column"]) == (1, 13)
     code, _, err = run(capsys, "ltl", "parse", "")
     assert code == EXIT_BAD_INPUT
     assert "empty formula" in err

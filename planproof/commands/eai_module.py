@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from planproof.commands.errors import BadInput
 from planproof.interface.modules import DATASETS
 
 
@@ -96,11 +96,8 @@ def write_outputs(
 
 
 def fail(args: argparse.Namespace, message: str) -> int:
-    if args.json:
-        print(json.dumps({"error": "bad-input", "message": message}))
-    else:
-        print(f"error: {message}", file=sys.stderr)
-    return 2
+    """Bad input: raised for ``planproof.cli`` to present (exit status 2)."""
+    raise BadInput(message)
 
 
 def run_module(

@@ -14,9 +14,10 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import sys
 from pathlib import Path
 from typing import Any
+
+from planproof.commands.errors import BadInput
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT = 0, 1, 2
 TOLERANCE = 1e-9
@@ -37,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="preference store (.json or .csv); default: the bundled sample",
     )
     parser.add_argument(
-        "--out",
+        "--output",
         type=Path,
         default=None,
         help="directory for episodes.jsonl (one record per episode) and summary.json",
@@ -245,17 +246,17 @@ def run(args: argparse.Namespace) -> int:
             }
         records.append({"source": source, "index": index, **rec})
     summary = _summary(records, args)
-    if args.out is not None:
+    if args.output is not None:
         try:
-            args.out.mkdir(parents=True, exist_ok=True)
-            with (args.out / "episodes.jsonl").open("w", encoding="utf-8") as fh:
+            args.output.mkdir(parents=True, exist_ok=True)
+            with (args.output / "episodes.jsonl").open("w", encoding="utf-8") as fh:
                 for r in records:
                     fh.write(json.dumps(r, sort_keys=True) + "\n")
-            (args.out / "summary.json").write_text(
+            (args.output / "summary.json").write_text(
                 json.dumps(summary, indent=2, sort_keys=True) + "\n", encoding="utf-8"
             )
         except OSError as err:
-            return _bad_input(args, f"cannot write to {args.out}: {err}")
+            return _bad_input(args, f"cannot write to {args.output}: {err}")
     if args.json:
         print(json.dumps({"summary": summary, "episodes": records}, indent=2, sort_keys=True))
     else:
@@ -269,21 +270,5 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _bad_input(args: argparse.Namespace, message: str) -> int:
-    if args.json:
-        print(json.dumps({"error": "bad-input", "message": message}, indent=2))
-    else:
-        print(f"planproof: error: {message}", file=sys.stderr)
-    return EXIT_BAD_INPUT
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Stand-alone entry point (``python -m planproof.commands.evaluate_housekeep``)."""
-    parser = argparse.ArgumentParser(
-        prog="planproof evaluate housekeep", description=__doc__.splitlines()[0]
-    )
-    add_arguments(parser)
-    return run(parser.parse_args(argv))
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+    """Bad input: raised for ``planproof.cli`` to present (exit status 2)."""
+    raise BadInput(message)

@@ -19,6 +19,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from planproof.commands.errors import BadInput
+
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT = 0, 1, 2
 MAX_BYTES = 50_000_000
 TOLERANCE = 1e-9
@@ -138,11 +140,7 @@ def run(args: argparse.Namespace) -> int:
             rows.append(m)
             records.append(rec)
     except (PartnrError, ValueError) as err:
-        if args.json:
-            print(json.dumps({"ok": False, "error": {"error": "bad-input", "message": str(err)}}))
-        else:
-            print(f"planproof: error: {err}")
-        return EXIT_BAD_INPUT
+        raise BadInput(str(err)) from None
     summary = aggregate(rows)
     if args.json:
         print(json.dumps({"ok": True, "plans": records, "summary": summary}, indent=2))

@@ -1,8 +1,8 @@
 """``planproof evaluate teach``: replay TEACh episodes and score them (SR, GC, TLW).
 
 Without an episode path it runs the demo episodes shipped in ``planproof/examples/teach``.
-Writes one JSON line per episode (``--out``) and a summary JSON (``--summary``); prints a
-table, or the summary as JSON with ``--json``. Exit 0 when every episode was evaluated,
+With ``--output DIR`` writes ``results.jsonl`` (one line per episode) and ``summary.json``;
+prints a table, or the summary as JSON with ``--json``. Exit 0 when every episode was evaluated,
 2 on bad input (an unreadable file, an unknown task, a malformed state).
 """
 
@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
+
+from planproof.commands.errors import BadInput
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -23,8 +24,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="episode files (JSON, JSON list or JSON Lines) or directories of *.json; "
         "default: the bundled demo episodes",
     )
-    parser.add_argument("--out", type=Path, help="write per-episode results here (JSON Lines)")
-    parser.add_argument("--summary", type=Path, help="write the summary here (JSON)")
+    parser.add_argument(
+        "--output",
+        type=Path,
+        help="directory for results.jsonl (one line per episode) and summary.json",
+    )
     parser.add_argument("--max-steps", type=int, default=1000, help="step budget (default 1000)")
     parser.add_argument(
         "--max-failures", type=int, default=30, help="failed-action budget (default 30)"
@@ -77,10 +81,14 @@ def run(args: argparse.Namespace) -> int:
         "by_task": {k: v.to_dict() for k, v in summarise_by_task(metrics).items()},
     }
     try:
-        if args.out:
-            args.out.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-        if args.summary:
-            args.summary.write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+        if args.output:
+            args.output.mkdir(parents=True, exist_ok=True)
+            (args.output / "results.jsonl").write_text(
+                "".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8"
+            )
+            (args.output / "summary.json").write_text(
+                json.dumps(summary, indent=2) + "\n", encoding="utf-8"
+            )
     except OSError as exc:
         return _fail(args, f"cannot write results: {exc}")
     if args.json:
@@ -91,11 +99,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _fail(args: argparse.Namespace, message: str) -> int:
-    if getattr(args, "json", False):
-        print(json.dumps({"error": message}))
-    else:
-        print(f"error: {message}", file=sys.stderr)
-    return 2
+    """Bad input: raised for ``planproof.cli`` to present (exit status 2)."""
+    raise BadInput(message)
 
 
 def _table(rows: list[dict[str, Any]], overall: dict[str, Any]) -> None:

@@ -4,30 +4,40 @@ category), plan with them (Fast Downward by default), validate each plan found u
 gold operators, and check every operator with Z3.
 
 ``--responses`` is a JSON list (or JSON Lines) of ``{"identifier": ..., "llm_output":
-...}``; ``--gold`` evaluates the gold operators themselves instead (F1 must be 1.0).
-Writes per-task results with ``--out`` (JSON Lines); prints a table, or the summary as
-JSON with ``--json``. Exit 0 when the answers were evaluated, 2 on bad input.
+...}``; ``--gold`` (the default, as for the other modules) evaluates the gold operators
+themselves instead (F1 must be 1.0). Writes ``results.jsonl`` (one line per task) and
+``summary.json`` in ``--output DIR`` (default
+``planproof-results/transition-modeling-DATASET``); prints a table, or the summary as JSON
+with ``--json``. Exit 0 when the answers were evaluated, 2 on bad input.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
+
+from planproof.commands.errors import BadInput
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dataset", choices=("virtualhome", "behavior"), required=True)
-    src = parser.add_mutually_exclusive_group(required=True)
+    src = parser.add_mutually_exclusive_group()
     src.add_argument("--responses", type=Path, help="LLM answers (JSON list or JSON Lines)")
-    src.add_argument("--gold", action="store_true", help="evaluate the gold operators")
+    src.add_argument(
+        "--gold", action="store_true", help="evaluate the gold operators (the default)"
+    )
     parser.add_argument("--engine", choices=("fast-downward", "pyperplan"), default="fast-downward")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per problem")
     parser.add_argument("--no-planner", action="store_true", help="logic-form scores only")
     parser.add_argument("--limit", type=int, help="evaluate only the first N answers")
-    parser.add_argument("--out", type=Path, help="write per-task results here (JSON Lines)")
+    parser.add_argument(
+        "--output",
+        type=Path,
+        help="directory for results.jsonl and summary.json "
+        "(default: planproof-results/transition-modeling-DATASET)",
+    )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
 
 
@@ -72,18 +82,14 @@ def run(args: argparse.Namespace) -> int:
         if args.timeout <= 0:
             raise ResponsesError("--timeout must be positive")
         data = load_eai_pddl(args.dataset)
-        if args.gold:
+        if args.responses is None:
             responses = [
                 {"identifier": i, "llm_output": data.gold_response(i)} for i in data.solved
             ]
         else:
             responses = read_responses(args.responses)
     except (ResponsesError, DataUnavailableError) as exc:
-        if args.json:
-            print(json.dumps({"ok": False, "error": "bad-input", "message": str(exc)}))
-        else:
-            print(f"error: {exc}", file=sys.stderr)
-        return 2
+        raise BadInput(str(exc)) from None
     if args.limit is not None:
         responses = responses[: max(0, args.limit)]
     report = evaluate_responses(
@@ -93,11 +99,18 @@ def run(args: argparse.Namespace) -> int:
         timeout=args.timeout,
         run_planner=not args.no_planner,
     )
-    if args.out:
-        with args.out.open("w", encoding="utf-8") as fh:
+    summary = report.summary()
+    out: Path = args.output or Path("planproof-results") / f"transition-modeling-{args.dataset}"
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with (out / "results.jsonl").open("w", encoding="utf-8") as fh:
             for t in report.tasks:
                 fh.write(json.dumps(t.to_dict(), sort_keys=True) + "\n")
-    summary = report.summary()
+        (out / "summary.json").write_text(
+            json.dumps(summary, indent=2, sort_keys=True) + "\n", encoding="utf-8"
+        )
+    except OSError as exc:
+        raise BadInput(f"cannot write results to {out}: {exc}") from None
     if args.json:
         print(json.dumps({"ok": True, **summary}, indent=2, sort_keys=True))
     else:

@@ -29,16 +29,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from planproof.commands.verify import _Bad, load
 
-    try:
-        if args.timeout <= 0:
-            raise _Bad("--timeout must be positive")
-        domain, problem = load(args.domain, args.problem)
-    except _Bad as bad:
-        if args.json:
-            print(json.dumps({"ok": False, **bad.detail}, indent=2, sort_keys=True))
-        else:
-            print(f"error: {bad}")
-        return 2
+    if args.timeout <= 0:
+        raise _Bad("--timeout must be positive")
+    domain, problem = load(args.domain, args.problem)
     from planproof.metrics.transition_modeling.replay import check_plan, pddl_task, to_actions
     from planproof.pddl.planners import plan
 

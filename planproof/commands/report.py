@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
+
+from planproof.commands.errors import BadInput
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -23,11 +24,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         write_report(args.runs, args.output)
     except (ReportError, OSError) as exc:
-        if args.json:
-            print(json.dumps({"error": "bad-input", "message": str(exc)}))
-        else:
-            print(f"error: {exc}", file=sys.stderr)
-        return 2
+        raise BadInput(str(exc)) from None
     size = args.output.stat().st_size
     runs = len(find_run_dirs(args.runs))
     if args.json:

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from planproof.commands.errors import BadInput
 from planproof.interface.modules import DATASETS, MODULES
 
 
@@ -60,11 +61,8 @@ def default_output(model: str, module: str, dataset: str) -> Path:
 
 
 def _bad(args: argparse.Namespace, message: str) -> int:
-    if args.json:
-        print(json.dumps({"error": "bad-input", "message": message}))
-    else:
-        print(f"error: {message}", file=sys.stderr)
-    return 2
+    """Bad input: raised for ``planproof.cli`` to present (exit status 2)."""
+    raise BadInput(message)
 
 
 def _check_arguments(args: argparse.Namespace) -> str | None:

@@ -14,6 +14,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from planproof.commands.errors import BadInput
+
 EXIT_VALID, EXIT_INVALID, EXIT_BAD_INPUT = 0, 1, 2
 
 
@@ -28,10 +30,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
 
-class _Bad(Exception):
+class _Bad(BadInput):
+    """Bad input with the PDDL reader's position details (presented by ``planproof.cli``)."""
+
     def __init__(self, message: str, detail: dict[str, Any] | None = None) -> None:
-        super().__init__(message)
-        self.detail = detail or {"error": "bad-input", "message": message}
+        extra = dict(detail or {})
+        kind = str(extra.pop("error", "bad-input"))
+        extra.pop("message", None)
+        super().__init__(message, kind=kind, detail=extra)
 
 
 def _read(path: Path | str) -> str:
@@ -67,18 +73,11 @@ def load(domain_path: Path, problem_path: Path) -> tuple[Any, Any]:
 def run(args: argparse.Namespace) -> int:
     from planproof.pddl.plan_io import PlanFormatError, read_plan
 
+    domain, problem = load(args.domain, args.problem)
     try:
-        domain, problem = load(args.domain, args.problem)
-        try:
-            steps = read_plan(_read(args.plan))
-        except PlanFormatError as exc:
-            raise _Bad(f"plan: {exc}", {**exc.to_dict(), "file": str(args.plan)}) from None
-    except _Bad as bad:
-        if args.json:
-            print(json.dumps({"ok": False, **bad.detail}, indent=2, sort_keys=True))
-        else:
-            print(f"error: {bad}")
-        return EXIT_BAD_INPUT
+        steps = read_plan(_read(args.plan))
+    except PlanFormatError as exc:
+        raise _Bad(f"plan: {exc}", {**exc.to_dict(), "file": str(args.plan)}) from None
     from planproof.metrics.transition_modeling.replay import check_plan, pddl_task, to_actions
 
     check = check_plan(pddl_task(domain, problem), to_actions(steps))

@@ -3,13 +3,12 @@ exit statuses."""
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 
 import pytest
 
-from planproof.commands import evaluate_housekeep as cmd
+from planproof.cli import main
 from planproof.metrics.housekeep import METRICS
 from tests.housekeep.helpers import scene
 
@@ -17,15 +16,13 @@ DATA = Path(__file__).resolve().parents[2] / "planproof" / "simulators" / "house
 
 
 def _run(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser()
-    cmd.add_arguments(parser)
-    return cmd.run(parser.parse_args(argv))
+    return main(["evaluate", "housekeep", *argv])
 
 
 def test_default_run_writes_jsonl_and_summary(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert _run(["--out", str(tmp_path), "--json"]) == 0
+    assert _run(["--output", str(tmp_path), "--json"]) == 0
     printed = json.loads(capsys.readouterr().out)
     lines = (tmp_path / "episodes.jsonl").read_text(encoding="utf-8").splitlines()
     records = [json.loads(line) for line in lines]

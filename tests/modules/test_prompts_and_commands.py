@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 
 import pytest
 
+from planproof.cli import main
 from planproof.commands import evaluate_goal_interpretation as gi_cmd
 from planproof.commands import evaluate_subgoal_decomposition as sd_cmd
 from planproof.commands import prompts as prompts_cmd
@@ -59,16 +59,22 @@ def test_unknown_module() -> None:
         build_prompts((), "planning")
 
 
-def _args(mod: object, argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser()
-    mod.add_arguments(parser)  # type: ignore[attr-defined]
-    return parser.parse_args(argv)
+COMMAND = {
+    prompts_cmd: ["prompts"],
+    gi_cmd: ["evaluate", "goal-interpretation"],
+    sd_cmd: ["evaluate", "subgoal-decomposition"],
+}
+
+
+def _main(mod: object, argv: list[str]) -> int:
+    """The real command line (``planproof.cli.main``) for the command module ``mod``."""
+    return main([*COMMAND[mod], *argv])
 
 
 def test_prompts_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "p.jsonl"
     argv = ["--module", "action-sequencing", "--dataset", "virtualhome", "--limit", "3"]
-    assert prompts_cmd.run(_args(prompts_cmd, [*argv, "--output", str(out), "--json"])) == 0
+    assert _main(prompts_cmd, [*argv, "--output", str(out), "--json"]) == 0
     lines = out.read_text().splitlines()
     assert len(lines) == 3
     assert set(json.loads(lines[0])) >= {"identifier", "prompt", "output_schema"}
@@ -87,7 +93,7 @@ def test_goal_interpretation_command(
     path = tmp_path / "r.json"
     path.write_text(json.dumps(responses))
     argv = ["--dataset", "virtualhome", "--responses", str(path), "--output", str(tmp_path)]
-    assert gi_cmd.run(_args(gi_cmd, [*argv, "--json", "--limit", "5"])) == 0
+    assert _main(gi_cmd, [*argv, "--json", "--limit", "5"]) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["tasks"] == 2 and summary["unknown_identifiers"] == ["nope"]
     assert summary["grammar"]["unparsable_responses"] == 1
@@ -96,14 +102,14 @@ def test_goal_interpretation_command(
     assert first["counts"]["state"]["tp"] == 2 and first["counts"]["state"]["fp"] == 1
     assert first["logic"]["satisfiable"] is False
     bad = ["--dataset", "virtualhome", "--responses", str(tmp_path / "missing.json")]
-    assert gi_cmd.run(_args(gi_cmd, [*bad, "--json"])) == 2
+    assert _main(gi_cmd, [*bad, "--json"]) == 2
 
 
 def test_gold_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     for mod, key in ((gi_cmd, "goal_evaluation"), (sd_cmd, "trajectory_evaluation")):
         out = tmp_path / key
         argv = ["--dataset", "behavior", "--gold", "--limit", "2", "--output", str(out)]
-        assert mod.run(_args(mod, [*argv, "--json"])) == 0
+        assert _main(mod, [*argv, "--json"]) == 0
         summary = json.loads(capsys.readouterr().out)
         assert summary["tasks"] == 2
         if mod is gi_cmd:
@@ -112,5 +118,5 @@ def test_gold_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
             assert summary[key]["execution_success_rate"] == 100.0
         assert (out / "summary.json").exists()
     table = ["--dataset", "virtualhome", "--limit", "2", "--no-logic", "--output", str(tmp_path)]
-    assert gi_cmd.run(_args(gi_cmd, table)) == 0  # the rich table
+    assert _main(gi_cmd, table) == 0  # the rich table
     assert "results:" in capsys.readouterr().out

@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 
 import pytest
 
-from planproof.commands import evaluate_partnr as cmd
+from planproof.cli import main
 
 
 def _run(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser()
-    cmd.add_arguments(parser)
-    return cmd.run(parser.parse_args(argv))
+    return main(["evaluate", "partnr", *argv])
 
 
 def test_bundled_demo_meets_every_expectation(capsys: pytest.CaptureFixture[str]) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import io
 import json
@@ -10,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from planproof.commands import evaluate_transition_modeling as cmd
+from planproof.cli import main
 from planproof.metrics.transition_modeling.evaluate import evaluate_responses, evaluate_task
 from planproof.pddl.eai import EaiPddl
 from tests.pddl.conftest import sample
@@ -68,11 +67,9 @@ def test_format_errors_hallucinations_and_issues(vh: EaiPddl) -> None:
 
 
 def _run(argv: list[str]) -> tuple[int, str]:
-    p = argparse.ArgumentParser()
-    cmd.add_arguments(p)
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        code = cmd.run(p.parse_args(argv))
+        code = main(["evaluate", "transition-modeling", *argv])
     return code, out.getvalue()
 
 
@@ -82,14 +79,14 @@ def test_command(vh: EaiPddl, tmp_path: Path) -> None:
     resp.write_text(
         "\n".join(json.dumps({"identifier": i, "llm_output": vh.gold_response(i)}) for i in ids)
     )
-    out = tmp_path / "tasks.jsonl"
+    out = tmp_path / "tm"
     code, text = _run(
-        ["--dataset", "virtualhome", "--responses", str(resp), "--out", str(out), "--json"]
+        ["--dataset", "virtualhome", "--responses", str(resp), "--output", str(out), "--json"]
     )
     assert code == 0
     s = json.loads(text)
     assert s["tasks"] == 2 and s["overall"]["f1"] == 1.0 and s["plan_valid_under_gold"] == 1.0
-    assert len(out.read_text().splitlines()) == 2
+    assert len((out / "results.jsonl").read_text().splitlines()) == 2
     bad = tmp_path / "bad.json"
     bad.write_text('[{"llm_output": "x"}]')
     code, text = _run(["--dataset", "virtualhome", "--responses", str(bad), "--json"])

@@ -3,7 +3,6 @@ replay on gold and mutated plans, start-up cost."""
 
 from __future__ import annotations
 
-import argparse
 import json
 import subprocess
 import sys
@@ -14,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from planproof.commands import verify
+from planproof.cli import main
 from planproof.metrics.transition_modeling.replay import check_plan, pddl_task, to_actions
 from planproof.pddl.eai import EaiPddl
 from planproof.pddl.plan_io import PlanFormatError, read_plan
@@ -62,11 +61,9 @@ def _run(*argv: str) -> tuple[int, str]:
     import contextlib
     import io
 
-    p = argparse.ArgumentParser()
-    verify.add_arguments(p)
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        code = verify.run(p.parse_args(list(argv)))
+        code = main(["verify", *argv])
     return code, out.getvalue()
 
 

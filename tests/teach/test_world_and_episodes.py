@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 
@@ -10,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from planproof.commands import evaluate_teach
+from planproof.cli import main
 from planproof.metrics.teach import episode_metrics, summarise
 from planproof.simulators.core import ErrorKind, replay
 from planproof.simulators.teach.checker import check
@@ -195,15 +194,13 @@ def test_tlw_example() -> None:
     assert m.gc == 1.0 and m.tlw_success == 0.25
 
 
-def _args(*argv: str) -> argparse.Namespace:
-    p = argparse.ArgumentParser()
-    evaluate_teach.add_arguments(p)
-    return p.parse_args(list(argv))
+def _cli(*argv: str) -> int:
+    return main(["evaluate", "teach", *argv])
 
 
 def test_cli_on_demo_episodes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    out, summary = tmp_path / "r.jsonl", tmp_path / "s.json"
-    assert evaluate_teach.run(_args("--out", str(out), "--summary", str(summary), "--json")) == 0
+    out, summary = tmp_path / "results.jsonl", tmp_path / "summary.json"
+    assert _cli("--output", str(tmp_path), "--json") == 0
     rows = [json.loads(x) for x in out.read_text().splitlines()]
     assert len(rows) == 4
     by_id = {r["id"]: r for r in rows}
@@ -219,4 +216,4 @@ def test_cli_on_demo_episodes(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 def test_cli_bad_input_exits_2(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text('{"task": "Coffee", "initial_state": {"objects": "x"}}')
-    assert evaluate_teach.run(_args(str(bad), "--json")) == 2
+    assert _cli(str(bad), "--json") == 2

@@ -1,0 +1,56 @@
+"""Run the real ``planproof`` command line in a child process, as a user's shell does."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass(frozen=True)
+class Result:
+    code: int
+    out: str
+    err: str
+
+
+def env() -> dict[str, str]:
+    """The environment of a child ``planproof``: this checkout first on the path."""
+    return {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "120"}
+
+
+def planproof(*argv: str, cwd: Path | None = None, stdin: str | None = None) -> Result:
+    """``planproof ARGV...`` in a child process (stdout and stderr are pipes, not a tty)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "planproof.cli", *argv],
+        capture_output=True,
+        text=True,
+        env=env(),
+        cwd=cwd,
+        input=stdin,
+        check=False,
+    )
+    return Result(proc.returncode, proc.stdout, proc.stderr)
+
+
+def planproof_into_closed_pipe(*argv: str) -> Result:
+    """``planproof ARGV...`` writing into a pipe whose reader is already gone (what
+    ``planproof ... | head -n 1`` does once head has its line)."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "planproof.cli", *argv],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env(),
+            check=False,
+        )
+    finally:
+        os.close(write_end)
+    return Result(proc.returncode, "", proc.stderr)
