@@ -12,6 +12,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1] / "planproof"
 ORDER = [
+    "executor",
     "ltl",
     "data",
     "pddl",
@@ -82,7 +83,7 @@ def test_parsing_does_not_import_heavy_libraries() -> None:
     loaded = _modules_loaded_by(
         "from planproof.cli import main\nmain(['ltl', 'parse', 'p(a.1) then q()'])"
     )
-    for heavy in ("z3", "scipy", "numpy", "litellm", "unified_planning", "rich"):
+    for heavy in ("z3", "scipy", "numpy", "litellm", "unified_planning", "rich", "ray", "pebble"):
         assert heavy not in loaded, f"`planproof ltl parse` imported {heavy}"
 
 
@@ -93,9 +94,9 @@ def test_parsing_does_not_import_heavy_libraries() -> None:
     [
         (
             ["evaluate", "action-sequencing", "--dataset", "virtualhome", "--limit", "3"],
-            ("litellm", "openai", "unified_planning", "z3"),
+            ("litellm", "openai", "unified_planning", "z3", "ray"),
         ),
-        (["demo", "--limit", "3", "--concurrency", "1"], ("litellm", "openai")),
+        (["demo", "--limit", "3", "--concurrency", "1"], ("litellm", "openai", "ray")),
         (
             [
                 "run",
@@ -110,7 +111,7 @@ def test_parsing_does_not_import_heavy_libraries() -> None:
                 "--concurrency",
                 "1",
             ],
-            ("litellm", "openai"),
+            ("litellm", "openai", "ray"),
         ),
     ],
     ids=["evaluate", "demo", "run-builtin"],

@@ -19,6 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from planproof.commands.errors import BadInput
+from planproof.commands.executor_options import (
+    add_executor_arguments,
+    executor_config,
+    open_configured,
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -39,6 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(default: planproof-results/transition-modeling-DATASET)",
     )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    add_executor_arguments(parser)
 
 
 class ResponsesError(ValueError):
@@ -81,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.timeout <= 0:
             raise ResponsesError("--timeout must be positive")
+        config = executor_config(args)
         data = load_eai_pddl(args.dataset)
         if args.responses is None:
             responses = [
@@ -92,13 +99,15 @@ def run(args: argparse.Namespace) -> int:
         raise BadInput(str(exc)) from None
     if args.limit is not None:
         responses = responses[: max(0, args.limit)]
-    report = evaluate_responses(
-        data,
-        responses,
-        engine=args.engine,
-        timeout=args.timeout,
-        run_planner=not args.no_planner,
-    )
+    with open_configured(config, tasks=len(responses)) as executor:
+        report = evaluate_responses(
+            data,
+            responses,
+            engine=args.engine,
+            timeout=args.timeout,
+            run_planner=not args.no_planner,
+            executor=executor,
+        )
     summary = report.summary()
     out: Path = args.output or Path("planproof-results") / f"transition-modeling-{args.dataset}"
     try:

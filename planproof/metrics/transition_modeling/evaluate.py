@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from planproof.executor import Executor, Outcome, SerialExecutor
 from planproof.ltl.bddl.sexpr import SExpr, sexpr_to_text
 from planproof.pddl.checks import Issue, operator_issues
 from planproof.pddl.eai import CATEGORIES, EaiPddl
@@ -341,6 +342,40 @@ def _plan(
     )
 
 
+@dataclass(frozen=True)
+class Job:
+    """One answer to score, as sent to a worker: the dataset by name (each worker loads
+    it once, :func:`~planproof.pddl.eai.load_eai_pddl` is memoised), not the data."""
+
+    dataset: str
+    identifier: str
+    answer: str
+    engine: str = "fast-downward"
+    timeout: float = 60.0
+    run_planner: bool = True
+
+
+_CHECKS: dict[Operator, tuple[Issue, ...]] = {}
+"""Operator checks memoised for the life of a worker process (see ``check_cache``)."""
+
+
+def evaluate_job(job: Job) -> TaskResult:
+    """:func:`evaluate_task` in a worker process."""
+    from planproof.ltl.axioms import NAMED_AXIOMS
+    from planproof.pddl.eai import load_eai_pddl
+
+    return evaluate_task(
+        load_eai_pddl(job.dataset),
+        job.identifier,
+        job.answer,
+        engine=job.engine,
+        timeout=job.timeout,
+        run_planner=job.run_planner,
+        axioms=NAMED_AXIOMS.get(job.dataset),
+        check_cache=_CHECKS,
+    )
+
+
 def evaluate_responses(
     data: EaiPddl,
     responses: Sequence[Mapping[str, Any]],
@@ -349,36 +384,73 @@ def evaluate_responses(
     timeout: float = 60.0,
     run_planner: bool = True,
     progress: Callable[[int, int], None] | None = None,
+    executor: Executor | None = None,
 ) -> Report:
     """Evaluate answers ``[{"identifier": ..., "llm_output": ...}, ...]``; answers for
-    tasks outside the evaluated set (``success_task.json``) are skipped, as in the paper."""
+    tasks outside the evaluated set (``success_task.json``) are skipped, as in the paper.
+
+    With an ``executor`` of more than one worker the answers are scored (and planned) in
+    its workers, which read the dataset from the cache themselves, so ``data`` must be the
+    cached :func:`~planproof.pddl.eai.load_eai_pddl` one; other data is scored here. A
+    task whose worker died twice is reported as a ``worker-died`` planner status."""
     from planproof.ltl.axioms import NAMED_AXIOMS
+    from planproof.pddl.eai import load_eai_pddl
 
     axioms = NAMED_AXIOMS.get(data.dataset)
     wanted = set(data.solved)
-    results: list[TaskResult] = []
+    jobs: list[Job] = []
     skipped: list[str] = []
-    cache: dict[Operator, tuple[Issue, ...]] = {}
-    for i, r in enumerate(responses):
+    for r in responses:
         ident = str(r.get("identifier", ""))
         if ident not in wanted or ident not in data.task_actions:
             skipped.append(ident)
             continue
         answer = r.get("llm_output", r.get("output", ""))
-        if not isinstance(answer, str):
-            answer = str(answer)
-        results.append(
-            evaluate_task(
-                data,
+        jobs.append(
+            Job(
+                data.dataset,
                 ident,
-                answer,
-                engine=engine,
-                timeout=timeout,
-                run_planner=run_planner,
+                answer if isinstance(answer, str) else str(answer),
+                engine,
+                timeout,
+                run_planner,
+            )
+        )
+    done = 0
+
+    def tick(_index: int, _outcome: Outcome[TaskResult]) -> None:
+        nonlocal done
+        done += 1
+        if progress:
+            progress(done, len(jobs))
+
+    if executor is not None and executor.workers > 1 and data is load_eai_pddl(data.dataset):
+        outcomes = executor.map(evaluate_job, jobs, on_done=tick)
+    else:
+        cache: dict[Operator, tuple[Issue, ...]] = {}
+
+        def here(job: Job) -> TaskResult:
+            return evaluate_task(
+                data,
+                job.identifier,
+                job.answer,
+                engine=job.engine,
+                timeout=job.timeout,
+                run_planner=job.run_planner,
                 axioms=axioms,
                 check_cache=cache,
             )
+
+        outcomes = SerialExecutor().map(here, jobs, on_done=tick)
+    results = [
+        o.value
+        if o.value is not None
+        else TaskResult(
+            j.identifier,
+            data.task_categories.get(j.identifier, ()),
+            planner_status=o.failure.kind if o.failure else "error",
+            planner_reason=o.failure.message if o.failure else "",
         )
-        if progress:
-            progress(i + 1, len(responses))
+        for j, o in zip(jobs, outcomes, strict=True)
+    ]
     return Report(data.dataset, tuple(results), tuple(skipped), data.predicate_categories)

@@ -1,0 +1,48 @@
+"""The options every command with CPU-bound batches shares: ``--executor local|ray``,
+``--workers N`` and ``--ray-address``; see ``docs/scale-out.md``."""
+
+from __future__ import annotations
+
+import argparse
+
+from planproof.commands.errors import BadInput
+from planproof.executor import EXECUTORS, Executor, ExecutorConfig, ExecutorError, open_executor
+
+
+def add_executor_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("where the work runs")
+    group.add_argument(
+        "--executor",
+        choices=EXECUTORS,
+        default="local",
+        help="local: worker processes on this machine (default); ray: a Ray cluster "
+        "(pip install 'planproof[ray]')",
+    )
+    group.add_argument(
+        "--workers",
+        type=int,
+        help="worker processes (default: every CPU here, or of the Ray cluster; "
+        "1 runs in this process)",
+    )
+    group.add_argument(
+        "--ray-address",
+        metavar="ADDRESS",
+        help="Ray cluster to use (default $RAY_ADDRESS; without either, a local Ray "
+        "runtime is started)",
+    )
+
+
+def executor_config(args: argparse.Namespace) -> ExecutorConfig:
+    """The configuration the options ask for (checked before any slow work starts)."""
+    try:
+        return ExecutorConfig(args.executor, args.workers, args.ray_address)
+    except ExecutorError as exc:
+        raise BadInput(str(exc)) from None
+
+
+def open_configured(config: ExecutorConfig, *, tasks: int | None = None) -> Executor:
+    """``open_executor``, with a missing Ray or an unreachable cluster as bad input."""
+    try:
+        return open_executor(config, tasks=tasks)
+    except ExecutorError as exc:
+        raise BadInput(str(exc)) from None

@@ -1,0 +1,82 @@
+"""The default executor: a pool of worker processes on this machine (pebble).
+
+pebble rather than ``concurrent.futures.ProcessPoolExecutor``: when a worker dies, pebble
+fails only the task that worker was running (``ProcessExpired``) and replaces the worker,
+where the standard pool breaks and fails every pending task, so the culprit could not be
+told from its neighbours. Workers start with ``spawn``: the parent runs threads (pebble's
+own, asyncio's), and a forked child could inherit one of their locks held.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import contextlib
+import multiprocessing
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from planproof.executor.base import Executor
+from planproof.executor.outcome import (
+    MAX_ATTEMPTS,
+    Outcome,
+    TaskFailure,
+    call,
+    from_wire,
+    worker_died,
+)
+
+A = TypeVar("A")
+R = TypeVar("R")
+
+
+class LocalExecutor(Executor):
+    name = "local"
+
+    def __init__(self, workers: int) -> None:
+        import pebble
+
+        if workers < 1:
+            raise ValueError("a process pool needs at least one worker")
+        self.workers = workers
+        self._pebble = pebble
+        self._pool: Any = pebble.ProcessPool(
+            max_workers=workers, context=multiprocessing.get_context("spawn")
+        )
+
+    def submit(self, fn: Callable[[A], R], arg: A) -> concurrent.futures.Future[Outcome[R]]:
+        outer: concurrent.futures.Future[Outcome[R]] = concurrent.futures.Future()
+        self._dispatch(fn, arg, outer, 1)
+        return outer
+
+    def _dispatch(
+        self,
+        fn: Callable[[A], R],
+        arg: A,
+        outer: concurrent.futures.Future[Outcome[R]],
+        attempt: int,
+    ) -> None:
+        inner = self._pool.submit(call, None, fn, arg)
+
+        def done(f: concurrent.futures.Future[Any]) -> None:
+            if outer.done():  # cancelled by the caller meanwhile
+                return
+            try:
+                outcome: Outcome[Any] = from_wire(f.result())
+            except self._pebble.ProcessExpired:
+                if attempt < MAX_ATTEMPTS:
+                    self._dispatch(fn, arg, outer, attempt + 1)
+                    return
+                outcome = worker_died(attempt)
+            except concurrent.futures.CancelledError:
+                outer.cancel()
+                return
+            except Exception as exc:  # the result could not be pickled back, and the like
+                outcome = Outcome(failure=TaskFailure(type(exc).__name__, str(exc)[:1000]))
+            with contextlib.suppress(concurrent.futures.InvalidStateError):
+                outer.set_result(outcome)  # unless the caller cancelled it meanwhile
+
+        inner.add_done_callback(done)
+
+    def close(self) -> None:
+        self._pool.stop()
+        self._pool.join()
