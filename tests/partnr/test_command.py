@@ -56,3 +56,19 @@ def test_bad_episodes_exit_2(tmp_path: Path) -> None:
                                              "objects": {"o": {"on_top": "f"}}}]}))  # fmt: skip
     assert _run(["--episodes", str(eps)]) == 2
     assert _run(["--episodes", str(tmp_path / "missing.json")]) == 2
+
+
+def test_unknown_episode_keys_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 18: an episode with keys planproof does not read was scored as if they were
+    absent (or not at all: 0 plans, exit 0); now it is bad input that names the key."""
+    eps = tmp_path / "e.json"
+    eps.write_text(json.dumps({"episodes": [{
+        "episode_id": "x", "rooms": ["r"], "furniture": {"f": {"room": "r"}},
+        "objects": {"o": {"on_top": "f"}}, "scene_id": "102817140",
+        "evaluation": {"propositions": [{"function_name": "is_on_top", "args": {
+            "object_handles": ["o"], "receptacle_handles": ["f"]}}]}}]}))  # fmt: skip
+    plans = tmp_path / "p.json"
+    plans.write_text(json.dumps({"x": {"agent_0": ["Done[]"]}}))
+    assert _run(["--episodes", str(eps), "--plans", str(plans), "--json"]) == 2
+    err = json.loads(capsys.readouterr().out)["error"]["message"]
+    assert "unknown key(s) scene_id" in err

@@ -133,7 +133,10 @@ def test_domain_statics_are_the_abilities_and_affordances() -> None:
             "object_handles": ["cup"], "room_ids": ["table"]}}]}}, "a room"),
         ({"evaluation": {"propositions": [{"function_name": "is_on_top", "args": {
             "object_handles": ["ghost"], "receptacle_handles": ["table"]}}]}}, "unknown entity"),
-        ({"table": 1, "furniture": {"table": {"room": "attic"}}}, "unknown room"),
+        ({"furniture": {"table": {"room": "attic"}}}, "unknown room"),
+        ({"evaluation_proposition_dependency": []}, "unknown key.*evaluation_proposition_dep"),
+        ({"objects": {"cup": {"on_top": "table", "colour": "red"}}}, "unknown key.*colour"),
+        ({"agents": {"agent_0": {"kind": "robot", "speed": 2}}}, "unknown key.*speed"),
     ],
 )  # fmt: skip
 def test_bad_episodes(change: dict[str, Any], fragment: str) -> None:

@@ -274,13 +274,13 @@ class Evaluator:
         done = sorted((sat_at[i], k) for k, i in enumerate(ix) if sat_at[i] != -1)
         if len(done) < 2:
             return
+        header = tie_header(ev, c)
         k0 = done[0][1]
         pivot = values[ix[k0]][args[k0]]
         seen: list[tuple[int, frozenset[str]]] = [(ix[k0], pivot)]
         for _, k in done[1:]:
             i = ix[k]
             v = values[i][args[k]]
-            word = _arg_word(ev.propositions[i], args[k])
             if c.different:
                 clash = [(j, w) for j, w in seen if v & w]
                 if clash:
@@ -288,8 +288,7 @@ class Evaluator:
                     j, w = clash[0]
                     out.append(Failure(
                         "same_entity", i,
-                        f"Placements should have been made with different {word}: {d(ev, i)} "
-                        f"used {_names(v & w)}, already used by {d(ev, j)}",
+                        f"{header}: {d(ev, i)} used {_names(v & w)}, already used by {d(ev, j)}",
                         (j,),
                     ))  # fmt: skip
                 seen.append((i, v))
@@ -297,7 +296,7 @@ class Evaluator:
                 row[i] = False
                 out.append(Failure(
                     "wrong_entity", i,
-                    f"The same {word} should have been used: {d(ev, i)} used {_names(v)}, "
+                    f"{header}: {d(ev, i)} used {_names(v)}, "
                     f"but {d(ev, ix[k0])} used {_names(pivot)}",
                     (ix[k0],),
                 ))  # fmt: skip
@@ -374,14 +373,26 @@ def _names(vals: frozenset[str]) -> str:
     return ", ".join(sorted(vals)) or "nothing"
 
 
-def _arg_word(p: Proposition, k: int) -> str:
-    sig = signatures()[p.function]
-    name = sig.entity_args[0] if sig.variadic else sig.entity_args[k]
-    if "room" in name:
-        return "room(s)"
-    if "receptacle" in name:
-        return "furniture"
-    return "object(s)" if k == 0 else "entity"
+_OBJECT_ARGS = frozenset({"object_handles", "entity_handles_a", "*args"})
+
+
+def tie_header(ev: EvaluationFunction, c: TieConstraint) -> str:
+    """The reference's heading for a broken same- or different-argument constraint
+    (``failure_explanations.arg_msg``): *object* wording when any member constrains an
+    object argument, else *room* for ``room_ids``, else *furniture*. planproof also counts
+    ``is_clustered``'s ``*args`` as objects (the reference says "furniture" there)."""
+    names = set()
+    for i, k in zip(c.proposition_indices, c.arg_indices, strict=True):
+        sig = signatures()[ev.propositions[i].function]
+        names.add(sig.entity_args[0] if sig.variadic else sig.entity_args[k])
+    if names & _OBJECT_ARGS:
+        if c.different:
+            return "Different objects should have been used for the following placements"
+        return "The same object should have been used for the following placements"
+    room = "room_ids" in names
+    if c.different:
+        return f"Placements should have been made with different {'rooms' if room else 'furniture'}"
+    return f"Placements should have been made with the same {'room' if room else 'furniture'}"
 
 
 def describe_proposition(p: Proposition, verb: str = "") -> str:

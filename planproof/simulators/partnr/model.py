@@ -483,6 +483,39 @@ def parse_proposition(data: Any) -> Proposition:
     return Proposition(name, tuple(groups), number, same, tuple(extra))
 
 
+_DEPENDENCY_FIELDS = (
+    "proposition_indices",
+    "depends_on",
+    "relation_type",
+    "relation",
+    "dependency_mode",
+    "mode",
+)
+_CONSTRAINT_FIELDS = (
+    "type",
+    "dag_edges",
+    "graph_edges",
+    "edges",
+    "temporal_groups",
+    "proposition_order",
+    "proposition_indices",
+    "arg_names",
+    "arg_indices",
+    "arg_index",
+    "arg",
+    "n_propositions",  # the reference's size of the constraint's table, checked
+)
+
+
+def _known(data: Mapping[str, Any], fields: Sequence[str], what: str) -> None:
+    """Refuse keys planproof does not read: silently ignoring one changes the verdict."""
+    unknown = sorted(str(k) for k in data if k not in fields)
+    if unknown:
+        raise EvaluationFormatError(
+            f"{what}: unknown key(s) {', '.join(unknown)}; expected {', '.join(fields)}"
+        )
+
+
 def parse_dependency(data: Any) -> Dependency:
     if isinstance(data, list | tuple) and 3 <= len(data) <= 4:
         data = dict(
@@ -494,6 +527,7 @@ def parse_dependency(data: Any) -> Dependency:
         )
     if not isinstance(data, Mapping):
         raise EvaluationFormatError(f"a dependency must be an object, got {data!r}")
+    _known(data, _DEPENDENCY_FIELDS, "dependency")
     rel = data.get("relation_type", data.get("relation"))
     mode = data.get("dependency_mode", data.get("mode", "all"))
     if rel not in RELATIONS:
@@ -560,6 +594,14 @@ def parse_constraint(data: Any, props: Sequence[Proposition]) -> Constraint:
     args = data.get("args", {k: v for k, v in data.items() if k != "type"})
     if not isinstance(args, Mapping):
         raise EvaluationFormatError(f"constraint {kind}: args must be an object")
+    if "args" in data:
+        _known(data, ("type", "args"), f"constraint {kind}")
+    _known(args, _CONSTRAINT_FIELDS, f"constraint {kind}")
+    size = args.get("n_propositions", len(props))
+    if size != len(props):
+        raise EvaluationFormatError(
+            f"constraint {kind}: n_propositions is {size!r} but there are {len(props)} propositions"
+        )
     if kind == "temporal":
         if "dag_edges" in args or "graph_edges" in args or "edges" in args:
             raw = args.get("dag_edges", args.get("graph_edges", args.get("edges")))
@@ -594,21 +636,54 @@ def parse_constraint(data: Any, props: Sequence[Proposition]) -> Constraint:
     )
 
 
+# The keys an evaluation function may use, by what they hold: planproof's own, then the
+# dataset's (``evaluation_proposition_dependencies`` in real episodes, see the reference
+# ``dataset.py``), then the aliases older planproof files and the paper's prompts use.
+_PROPOSITION_KEYS = ("propositions", "evaluation_propositions")
+_DEPENDENCY_KEYS = (
+    "dependencies",
+    "evaluation_proposition_dependencies",
+    "evaluation_dependencies",
+)
+_CONSTRAINT_KEYS = ("constraints", "evaluation_constraints")
+_CORRECTION_KEYS = ("temporal_groups", "tie_constraints", "exclude_final_constraint")
+EVALUATION_KEYS: frozenset[str] = frozenset(
+    (*_PROPOSITION_KEYS, *_DEPENDENCY_KEYS, *_CONSTRAINT_KEYS, *_CORRECTION_KEYS)
+)
+
+
+def _one_of(data: Mapping[str, Any], keys: Sequence[str], default: Any) -> Any:
+    """The value under whichever of ``keys`` is present; two of them is ambiguous."""
+    present = [k for k in keys if k in data]
+    if len(present) > 1:
+        raise EvaluationFormatError(
+            f"evaluation function: give one of {', '.join(present)}, not several"
+        )
+    return data[present[0]] if present else default
+
+
 def parse_evaluation(data: Any) -> EvaluationFunction:
     """An evaluation function from JSON: ``{"propositions", "dependencies", "constraints"}``
-    (also the dataset's ``evaluation_propositions`` / ``evaluation_dependencies`` /
-    ``evaluation_constraints`` keys, and the correction-file keys ``temporal_groups``,
-    ``tie_constraints`` and ``exclude_final_constraint``)."""
+    (also the dataset's ``evaluation_propositions`` / ``evaluation_proposition_dependencies``
+    / ``evaluation_constraints`` keys, and the correction-file keys ``temporal_groups``,
+    ``tie_constraints`` and ``exclude_final_constraint``). Any other key is an error: a
+    misspelt key would otherwise drop, say, every dependency without a word."""
     if not isinstance(data, Mapping):
         raise EvaluationFormatError("an evaluation function must be a JSON object")
-    raw_props = data.get("propositions", data.get("evaluation_propositions"))
+    unknown = sorted(str(k) for k in data if k not in EVALUATION_KEYS)
+    if unknown:
+        raise EvaluationFormatError(
+            f"evaluation function: unknown key(s) {', '.join(unknown)}; expected "
+            f"{', '.join(sorted(EVALUATION_KEYS))}"
+        )
+    raw_props = _one_of(data, _PROPOSITION_KEYS, None)
     if not isinstance(raw_props, list):
         raise EvaluationFormatError("evaluation function: 'propositions' must be a list")
     props = [parse_proposition(p) for p in raw_props]
-    raw_deps = data.get("dependencies", data.get("evaluation_dependencies", []))
+    raw_deps = _one_of(data, _DEPENDENCY_KEYS, [])
     if not isinstance(raw_deps, list):
         raise EvaluationFormatError("evaluation function: 'dependencies' must be a list")
-    raw_cons = data.get("constraints", data.get("evaluation_constraints", []))
+    raw_cons = _one_of(data, _CONSTRAINT_KEYS, [])
     if not isinstance(raw_cons, list):
         raise EvaluationFormatError("evaluation function: 'constraints' must be a list")
     cons = [parse_constraint(c, props) for c in raw_cons]

@@ -22,7 +22,7 @@ from planproof.ltl.trace import State, Trace
 from planproof.pddl.schema import Domain, Operator, operator
 from planproof.simulators.core import Action, ErrorKind, Replay, StepError, World, replay
 from planproof.simulators.partnr.errors import EpisodeFormatError, PlanFormatError
-from planproof.simulators.partnr.model import EvaluationFunction, parse_evaluation
+from planproof.simulators.partnr.model import EVALUATION_KEYS, EvaluationFunction, parse_evaluation
 from planproof.simulators.partnr.predicates import atom
 
 ROBOT, HUMAN = "robot", "human"
@@ -211,10 +211,27 @@ def _names(data: Any, what: str) -> list[str]:
     return list(data)
 
 
-def _mapping(data: Any, what: str) -> Mapping[str, Any]:
+def _mapping(data: Any, what: str, keys: frozenset[str] | None = None) -> Mapping[str, Any]:
+    """``data`` as an object; with ``keys``, any other key is an error (issue 18: an
+    episode whose keys planproof does not read must not be scored as if they were absent)."""
     if not isinstance(data, Mapping):
         raise EpisodeFormatError(f"{what} must be an object")
+    if keys is not None:
+        unknown = sorted(str(k) for k in data if k not in keys)
+        if unknown:
+            raise EpisodeFormatError(
+                f"{what}: unknown key(s) {', '.join(unknown)}; expected {', '.join(sorted(keys))}"
+            )
     return data
+
+
+EPISODE_KEYS = frozenset(
+    {"episode_id", "scene", "instruction", "task_types", "rooms", "furniture", "objects",
+     "next_to", "agents", "start", "evaluation"}
+)  # fmt: skip
+_SCENE_KEYS = frozenset({"rooms", "furniture"})
+_FURNITURE_KEYS = frozenset({"room", "type", "openable", "container", "floor", "open", "states"})
+_OBJECT_KEYS = frozenset({"on_top", "inside", "type", "states"})
 
 
 def load_episode(data: Any, scenes: Mapping[str, Any] | None = None) -> Episode:
@@ -225,11 +242,14 @@ def load_episode(data: Any, scenes: Mapping[str, Any] | None = None) -> Episode:
     if not isinstance(eid, str) or not eid:
         raise EpisodeFormatError("episode: 'episode_id' must be a non-empty string")
     where = f"episode {eid}"
+    # the evaluation sits under "evaluation" or, as in the dataset, beside the episode keys
+    inline = "evaluation" not in d
+    _mapping(d, where, EPISODE_KEYS | EVALUATION_KEYS if inline else EPISODE_KEYS)
     house: dict[str, Any] = {}
     if "scene" in d:
         if scenes is None or d["scene"] not in scenes:
             raise EpisodeFormatError(f"{where}: unknown scene {d['scene']!r}")
-        house.update(_mapping(scenes[d["scene"]], f"scene {d['scene']}"))
+        house.update(_mapping(scenes[d["scene"]], f"scene {d['scene']}", _SCENE_KEYS))
     house.update({k: d[k] for k in ("rooms", "furniture") if k in d})
     rooms = _names(house.get("rooms"), f"{where}: rooms")
     furniture = dict(_mapping(house.get("furniture", {}), f"{where}: furniture"))
@@ -237,7 +257,10 @@ def load_episode(data: Any, scenes: Mapping[str, Any] | None = None) -> Episode:
     raw_agents = d.get("agents", {"agent_0": ROBOT, "agent_1": HUMAN})
     agents: dict[str, str] = {}
     for a, spec in _mapping(raw_agents, f"{where}: agents").items():
-        kind = spec.get("kind") if isinstance(spec, Mapping) else spec
+        if isinstance(spec, Mapping):
+            kind = _mapping(spec, f"{where}: agent {a}", frozenset({"kind"})).get("kind")
+        else:
+            kind = spec
         if kind not in ABILITIES:
             raise EpisodeFormatError(f"{where}: agent {a} must be 'robot' or 'human'")
         agents[a] = kind
@@ -249,7 +272,7 @@ def load_episode(data: Any, scenes: Mapping[str, Any] | None = None) -> Episode:
     state: set[Atom] = set()
     static: set[Atom] = set()
     for f, raw_f in furniture.items():
-        spec = _mapping(raw_f, f"{where}: furniture {f}")
+        spec = _mapping(raw_f, f"{where}: furniture {f}", _FURNITURE_KEYS)
         room = spec.get("room")
         if room not in rooms:
             raise EpisodeFormatError(f"{where}: furniture {f} is in unknown room {room!r}")
@@ -261,7 +284,7 @@ def load_episode(data: Any, scenes: Mapping[str, Any] | None = None) -> Episode:
             state.add(atom("is_open", f))
         _states(spec, f, state, static, where)
     for o, raw_o in objects.items():
-        spec = _mapping(raw_o, f"{where}: object {o}")
+        spec = _mapping(raw_o, f"{where}: object {o}", _OBJECT_KEYS)
         places = [k for k in ("on_top", "inside") if k in spec]
         if len(places) != 1:
             raise EpisodeFormatError(f"{where}: object {o} needs exactly one of on_top / inside")
@@ -293,7 +316,9 @@ def load_episode(data: Any, scenes: Mapping[str, Any] | None = None) -> Episode:
     types = d.get("task_types", [])
     if not isinstance(types, list) or any(t not in TASK_TYPES for t in types):
         raise EpisodeFormatError(f"{where}: task_types must be a subset of {TASK_TYPES}")
-    evaluation = parse_evaluation(d.get("evaluation", d))
+    evaluation = parse_evaluation(
+        {k: v for k, v in d.items() if k in EVALUATION_KEYS} if inline else d["evaluation"]
+    )
     ep = Episode(
         eid, str(d.get("instruction", "")), tuple(types), tuple(rooms), furniture, objects,
         agents, frozenset(state), frozenset(static), evaluation,
@@ -352,7 +377,7 @@ def load_episodes(data: Any) -> list[Episode]:
     """``{"scenes": {...}, "episodes": [...]}`` or a bare list of episodes."""
     if isinstance(data, list):
         return [load_episode(e) for e in data]
-    d = _mapping(data, "episodes file")
+    d = _mapping(data, "episodes file", frozenset({"scenes", "episodes"}))
     eps = d.get("episodes")
     if not isinstance(eps, list):
         raise EpisodeFormatError("episodes file: 'episodes' must be a list")
