@@ -2,9 +2,10 @@
 
 Per episode (paper §5; TEACh's ``compute_metrics.py`` for what the paper leaves open):
 goal-condition success is measured from the initial state, ``1 - unsatisfied_final /
-unsatisfied_initial`` (clipped to [0, 1]; 1 when nothing was left to do), and
-``TLW-m = m · |A_R| / max(|A_R|, |Â|)``. Aggregates come in both readings the paper's
-tables allow (docs/teach.md): the macro mean over episodes and TEACh's pooled forms
+unsatisfied_initial`` (clipped to [0, 1]; 1 when nothing was left to do, even if the
+agent broke something), and ``TLW-m = m · |A_R| / max(|A_R|, |Â|)``, where ``|Â|``
+counts every action taken, the final ``Stop`` included (TEACh's ``traj_len``).
+Aggregates come in both readings the paper's tables allow (docs/teach.md): the macro mean over episodes and TEACh's pooled forms
 (``Σ completed / Σ needed`` for GC; TLW weighted by the reference length).
 """
 
@@ -58,7 +59,8 @@ def episode_metrics(
     f_sat, f_tot = final
     needed = max(0, i_tot - min(i_sat, i_tot))
     left = max(0, f_tot - min(f_sat, f_tot))
-    gc = (1.0 if left == 0 else 0.0) if needed == 0 else min(1.0, max(0.0, 1.0 - left / needed))
+    # nothing was left to do: 1, whatever the end state (TEACh's evaluate_traj)
+    gc = 1.0 if needed == 0 else min(1.0, max(0.0, 1.0 - left / needed))
     completed = max(0, min(needed, needed - left))
     gc_final = f_sat / f_tot if f_tot else 1.0
     return EpisodeMetrics(

@@ -161,7 +161,7 @@ def _n_slices() -> Case:
 
 def _n_cooked() -> Case:
     s = scene(
-        obj("PotatoSliced|1", ["isCooked"], ["Plate|1"]),
+        obj("PotatoSliced|1", ["simbotIsCooked"], ["Plate|1"]),
         obj("Plate|1", ["receptacle"], ["CounterTop|1"]),
     )
     # cooked slice 2 + knife 1 + clean plate 2 + sink 2 + relation 1
@@ -172,7 +172,7 @@ def _n_cooked() -> Case:
         (
             Broken(
                 "raw",
-                edit(s, "PotatoSliced|1", remove=["isCooked"]),
+                edit(s, "PotatoSliced|1", remove=["simbotIsCooked"]),
                 6,
                 "The Potato slice needs to be cooked.",
             ),
@@ -277,7 +277,7 @@ def _salad() -> Case:
     s = scene(
         obj("LettuceSliced|1", [], ["Plate|1"]),
         obj("TomatoSliced|1", [], ["Plate|1"]),
-        obj("PotatoSliced|1", ["isCooked"], ["Plate|1"]),
+        obj("PotatoSliced|1", ["simbotIsCooked"], ["Plate|1"]),
         obj("Plate|1", ["receptacle"], ["CounterTop|1"]),
     )
     # lettuce 2, tomato 2, cooked potato 3, plate 4, relation 3
@@ -288,7 +288,7 @@ def _salad() -> Case:
         (
             Broken(
                 "potato raw",
-                edit(s, "PotatoSliced|1", remove=["isCooked"]),
+                edit(s, "PotatoSliced|1", remove=["simbotIsCooked"]),
                 12,
                 "The Potato slice needs to be cooked.",
             ),

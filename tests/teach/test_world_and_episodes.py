@@ -134,7 +134,7 @@ def test_failed_actions_do_not_stop_an_episode() -> None:
     run = run_episode(ep)
     assert run.final_status.success
     assert [f.kind for f in run.failures] == [ErrorKind.MISSING_STEP]
-    assert run.steps == 7 and run.stopped_by == "stop"
+    assert run.steps == 8 and run.stopped_by == "stop"  # Stop counts (TEACh traj_len)
 
 
 def test_failure_budget() -> None:

@@ -166,10 +166,10 @@ def run_episode(
             stopped_by = "max_steps"
             break
         action = parse_action(text)
+        steps += 1  # Stop included: TEACh's trajectory length counts it
         if action.name.lower() == STOP:
             stopped_by = "stop"
             break
-        steps += 1
         if is_navigation(action):
             continue
         if not action.name:

@@ -48,6 +48,7 @@ BOOLEAN_KEYS = frozenset(
 KNOWN_PROPERTIES = (
     "isDirty",
     "isCooked",
+    "simbotIsCooked",
     "isSliced",
     "isFilledWithLiquid",
     "isFilledWithCoffee",
@@ -89,7 +90,7 @@ def types_of(object_type: str, extra: Iterable[str] = ()) -> frozenset[str]:
 class ObjectState:
     """One object. ``types`` = objectType, its aliases and classes; ``properties`` = the
     boolean properties that hold, lower-cased (as atoms spell them) with TEACh's
-    ``simbot`` prefix removed."""
+    ``simbot`` prefix removed (but ``simbotIsCooked`` kept: it is not ``isCooked``)."""
 
     object_id: str
     object_type: str

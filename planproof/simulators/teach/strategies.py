@@ -12,6 +12,7 @@ from planproof.simulators.teach.state import ObjectState, SymbolicState
 PROPERTIES = (
     "isDirty",
     "isCooked",
+    "simbotIsCooked",
     "isBoiled",
     "isFilledWithCoffee",
     "isFilledWithLiquid",

@@ -6,7 +6,8 @@ the result read as a task. :meth:`TaskRegistry.instantiate` does exactly that,
 recursively for Task components, and returns an immutable :class:`Task` tree that the
 checker and the compilers share. Keys written with spaces (``task name``, as the paper's
 OCR shows them) are accepted; property names with TEACh's ``simbot`` prefix
-(``simbotIsCooked``) are read as the plain property (``isCooked``), see docs/teach.md.
+(``simbotIsBoiled``) are read as the plain property (``isBoiled``), except
+``simbotIsCooked``, which is not ``isCooked``; see docs/teach.md.
 """
 
 from __future__ import annotations
@@ -34,9 +35,22 @@ _NUMBER = re.compile(r"^[0-9]+$")
 _PARAM = re.compile(r"#([0-9]+)")
 
 
+SEPARATE_SIMBOT = frozenset({"simbotIsCooked"})
+"""``simbot`` properties kept apart from their AI2-THOR namesake: TEACh's simulator sets
+``simbotIsCooked`` for everything AI2-THOR cooks *and* for what is put in a running
+microwave or on a hot burner, and the task definitions test them apart (Toast and
+Omelette test ``isCooked``, Cooked Slice Of X tests ``simbotIsCooked``)."""
+
+
+_SEPARATE_LOWER = frozenset(p.lower() for p in SEPARATE_SIMBOT)
+
+
 def canonical_property(name: str) -> str:
-    """``simbotIsCooked`` → ``isCooked``: TEACh keeps its own copy of some AI2-THOR
-    properties under a ``simbot`` prefix; the symbolic state has one property per fact."""
+    """``simbotIsBoiled`` → ``isBoiled``: TEACh keeps its own copy of some AI2-THOR
+    properties under a ``simbot`` prefix; the symbolic state has one property per fact,
+    except for :data:`SEPARATE_SIMBOT`, which is a different fact."""
+    if name in SEPARATE_SIMBOT or name in _SEPARATE_LOWER:
+        return name
     if name.startswith("simbot") and len(name) > len("simbot"):
         rest = name[len("simbot") :]
         return rest[0].lower() + rest[1:]

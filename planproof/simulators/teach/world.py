@@ -5,7 +5,9 @@ those actions count towards trajectory length but change nothing. The effects fo
 AI2-THOR conventions the paper does not state (assumptions, listed in docs/teach.md):
 slicing needs a held knife and releases pre-declared slice objects; a running faucet
 cleans and fills what is in a sink; a toaster, microwave or stove burner cooks what is in
-it (or in a pan on it) when switched on, and boils what sits in water on it; a coffee
+it (or in a pan on it) when switched on (``isCooked`` and ``simbotIsCooked``), and boils
+what sits in water on it; an object put in a running microwave or on a running burner
+gets TEACh's ``simbotIsCooked`` only (AI2-THOR does not cook it); a coffee
 machine fills the mug in it; pouring empties the held vessel into the target.
 
 States are frozensets of fluent atoms (``inside`` is the *direct* parent here); the
@@ -31,6 +33,7 @@ FLUENT_PROPERTIES = (
     "issliced",
     "isdirty",
     "iscooked",
+    "simbotiscooked",
     "isboiled",
     "isfilledwithliquid",
     "isfilledwithcoffee",
@@ -47,6 +50,8 @@ STATIC_PROPERTIES = (
     "watersource",
     "heatsource",
     "coffeemachine",
+    "microwave",
+    "stoveburner",
 )
 """Affordances: AI2-THOR's flags plus type tests (``knife``, ``sink``...) as properties."""
 
@@ -56,6 +61,8 @@ DERIVED_BY_TYPE: Mapping[str, tuple[str, ...]] = {
     "watersource": ("Faucet",),
     "heatsource": ("Toaster", "Microwave", "StoveBurner"),
     "coffeemachine": ("CoffeeMachine",),
+    "microwave": ("Microwave",),
+    "stoveburner": ("StoveBurner",),
 }
 INTERACTIONS = ("Pickup", "Place", "Open", "Close", "ToggleOn", "ToggleOff", "Slice", "Pour")
 NAVIGATION = frozenset(
@@ -80,6 +87,11 @@ STOP = "stop"
 _HELD = "(holding ?a ?o)"
 _HAND_EMPTY = "(not (exists (?x - object) (holding ?a ?x)))"
 _REACHABLE = "(not (exists (?r - object) (and (inside ?o ?r) (openable ?r) (not (isopen ?r)))))"
+_RUNNING_HEAT = """(or (and (or (microwave ?o) (stoveburner ?o)) (istoggled ?o))
+    (exists (?b - object) (and (stoveburner ?b) (istoggled ?b) (inside ?o ?b))))"""
+"""Put in a running microwave, on a running burner or in a pan on one: TEACh's simulator
+marks the object ``simbotIsCooked`` (``__update_custom_property_cooked``); AI2-THOR, which
+cooks only when the appliance is switched on, leaves ``isCooked`` false."""
 _WATER_ON = "(exists (?f - object) (and (watersource ?f) (istoggled ?f)))"
 
 
@@ -103,10 +115,12 @@ def _wash(target: str) -> str:
 
 
 def _operators() -> list[Operator]:
+    # AI2-THOR cooks what is in a heat source switched on (isCooked); TEACh's simulator
+    # mirrors every THOR-cooked object into simbotIsCooked
     heat = """
-        (forall (?x - object) (when (inside ?x ?o) (iscooked ?x)))
+        (forall (?x - object) (when (inside ?x ?o) (and (iscooked ?x) (simbotiscooked ?x))))
         (forall (?x - object) (forall (?p - object)
-            (when (and (inside ?x ?p) (inside ?p ?o)) (iscooked ?x))))
+            (when (and (inside ?x ?p) (inside ?p ?o)) (and (iscooked ?x) (simbotiscooked ?x)))))
         (forall (?x - object) (forall (?p - object)
             (when (and (inside ?x ?p) (inside ?p ?o) (isfilledwithliquid ?p)) (isboiled ?x))))
     """
@@ -124,7 +138,9 @@ def _operators() -> list[Operator]:
             f"""(and (forall (?x - object) (when (holding ?a ?x)
                         (and (inside ?x ?o) (not (holding ?a ?x)))))
                      (forall (?x - object) (when (and (holding ?a ?x) (sink ?o) {_WATER_ON})
-                        (and {_wash("?x")}))))""",
+                        (and {_wash("?x")})))
+                     (forall (?x - object) (when (and (holding ?a ?x) {_RUNNING_HEAT})
+                        (simbotiscooked ?x))))""",
             "put the held object in/on a receptacle",
         ),
         _op(
