@@ -5,8 +5,9 @@ goal-condition success is measured from the initial state, ``1 - unsatisfied_fin
 unsatisfied_initial`` (clipped to [0, 1]; 1 when nothing was left to do, even if the
 agent broke something), and ``TLW-m = m · |A_R| / max(|A_R|, |Â|)``, where ``|Â|``
 counts every action taken, the final ``Stop`` included (TEACh's ``traj_len``).
-Aggregates come in both readings the paper's tables allow (docs/teach.md): the macro mean over episodes and TEACh's pooled forms
-(``Σ completed / Σ needed`` for GC; TLW weighted by the reference length).
+Aggregates come in both readings the paper's tables allow (docs/teach.md): the macro
+mean over episodes and TEACh's pooled forms (``Σ completed / Σ needed`` for GC; TLW
+weighted by the reference length).
 """
 
 from __future__ import annotations

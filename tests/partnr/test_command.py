@@ -70,5 +70,5 @@ def test_unknown_episode_keys_exit_2(tmp_path: Path, capsys: pytest.CaptureFixtu
     plans = tmp_path / "p.json"
     plans.write_text(json.dumps({"x": {"agent_0": ["Done[]"]}}))
     assert _run(["--episodes", str(eps), "--plans", str(plans), "--json"]) == 2
-    err = json.loads(capsys.readouterr().out)["error"]["message"]
+    err = json.loads(capsys.readouterr().out)["message"]
     assert "unknown key(s) scene_id" in err
