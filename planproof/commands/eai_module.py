@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from planproof.commands.errors import BadInput
+from planproof.commands.progress import progress_bar
 from planproof.interface.modules import DATASETS
 
 
@@ -32,10 +33,12 @@ def add_common_arguments(parser: argparse.ArgumentParser, module: str) -> None:
 
 
 def load_tasks(dataset: str) -> tuple[Any, ...]:
-    """The dataset's tasks (fetching and converting the EAI data on first use)."""
+    """The dataset's tasks (fetching and converting the EAI data on first use, which takes
+    10-20 s: a spinner says so on a terminal)."""
     from planproof.runs.modules import load_tasks as load
 
-    return load(dataset)
+    with progress_bar(f"loading the {dataset} tasks", None):
+        return load(dataset)
 
 
 def evaluate_file(
@@ -43,27 +46,33 @@ def evaluate_file(
     gold: Callable[[Any], str],
     score: Callable[[Any, str], Any],
     failed: Callable[[Any, str], Any],
-) -> tuple[list[Any], dict[str, Any], Sequence[Any]] | str:
-    """Pair tasks with responses (or gold texts) and score each; a message on bad input."""
+) -> tuple[list[Any], dict[str, Any], Sequence[Any]]:
+    """Pair tasks with responses (or gold texts) and score each. How the responses met the
+    tasks goes to stderr; a file that matches no task is bad input (no silent zeros)."""
+    from planproof.commands.matching import match, tell
     from planproof.data.cache import DataUnavailableError
     from planproof.interface.errors import ResponsesFileError
     from planproof.interface.responses import read_responses
 
+    if args.limit is not None and args.limit < 0:
+        raise BadInput("--limit must not be negative")
     try:
-        tasks = load_tasks(args.dataset)
-        if args.limit is not None:
-            tasks = tasks[: max(args.limit, 0)]
+        every = load_tasks(args.dataset)
+        tasks = every[: args.limit] if args.limit is not None else every
         info: dict[str, Any] = {"unknown_identifiers": [], "file_notes": []}
         if args.responses is not None:
             responses = read_responses(args.responses)
-            by_id = responses.by_identifier()
-            known = {t.identifier for t in tasks}
-            info["unknown_identifiers"] = sorted(i for i in by_id if i not in known)
-            info["file_notes"] = list(responses.notes) + [
-                e.error.message
-                for e in responses.errors
-                if e.identifier is None and e.error is not None
-            ]
+            matching, by_id = match(
+                responses,
+                source=str(args.responses),
+                dataset=args.dataset,
+                known=[t.identifier for t in every],
+                scope=[t.identifier for t in tasks],
+                outside_reason=f"beyond --limit {args.limit}",
+            )
+            matching.require_some()
+            tell(matching.lines())
+            info = matching.to_dict()
             pairs: list[tuple[Any, str | None, str]] = []
             for t in tasks:
                 e = by_id.get(t.identifier)
@@ -74,8 +83,16 @@ def evaluate_file(
         else:
             pairs = [(t, gold(t), "") for t in tasks]
     except (DataUnavailableError, ResponsesFileError) as exc:
-        return str(exc)
-    results = [score(t, text) if text is not None else failed(t, msg) for t, text, msg in pairs]
+        raise BadInput(str(exc)) from None
+    if not pairs:
+        raise BadInput(
+            f"nothing to evaluate: {args.dataset} has no task within --limit {args.limit}"
+        )
+    with progress_bar(f"scoring {len(pairs)} tasks", len(pairs)) as advance:
+        results = []
+        for t, text, msg in pairs:
+            results.append(score(t, text) if text is not None else failed(t, msg))
+            advance()
     return results, info, tasks
 
 
@@ -117,10 +134,7 @@ def run_module(
     import time
 
     start = time.perf_counter()
-    got = evaluate_file(args, gold, score, failed)
-    if isinstance(got, str):
-        return fail(args, got)
-    results, info, tasks = got
+    results, info, tasks = evaluate_file(args, gold, score, failed)
     summary = summarize(results)
     summary.update(
         dataset=args.dataset,
@@ -133,9 +147,14 @@ def run_module(
     )
     out = write_outputs(args, module, results, summary)
     if isinstance(out, str):
-        return fail(args, out)
+        raise BadInput(out)
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
         table(summary, out)
+        from planproof.commands.failures import CLASSIFY, failures, print_failures
+
+        rows = [r.to_dict() for r in results]
+        names = {t.identifier: t.name for t in tasks}
+        print_failures(failures(rows, CLASSIFY[module]), len(rows), names)
     return 0

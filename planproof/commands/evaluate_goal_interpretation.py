@@ -53,6 +53,8 @@ def _table(summary: dict[str, Any], out: Path) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from planproof.commands.headline import rate
+
     goal = summary["goal_evaluation"]
     table = Table(title=f"Goal interpretation — {summary['dataset']} ({summary['tasks']} tasks)")
     for col in ("goals", "precision", "recall", "F1"):
@@ -62,13 +64,14 @@ def _table(summary: dict[str, Any], out: Path) -> None:
         if c["tp"] + c["fp"] + c["fn"] == 0:
             table.add_row(k, "—", "—", "—")
             continue
-        table.add_row(k, f"{c['precision']:.1f}", f"{c['recall']:.1f}", f"{c['f1']:.1f}")
+        table.add_row(k, rate(c["precision"]), rate(c["recall"]), rate(c["f1"]))
     console = Console()
     console.print(table)
     g, lg = summary["grammar"], summary["logic"]
     console.print(
         f"unparsable responses {g['unparsable_responses']}, format errors "
-        f"{g['format_error_rate']:.1f}%, hallucinations {g['hallucination_rate']:.1f}% of items"
+        f"{rate(g['format_error_rate'], unit='%')}, hallucinations "
+        f"{rate(g['hallucination_rate'], unit='%')} of items"
     )
     console.print(
         f"Z3 ({lg['checked']} checked): satisfiable {lg['satisfiable']}, entails gold "

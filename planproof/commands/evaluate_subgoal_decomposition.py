@@ -69,6 +69,8 @@ def _table(summary: dict[str, Any], out: Path) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from planproof.commands.headline import rate
+
     goal = summary["goal_evaluation"]
     traj = summary["trajectory_evaluation"]
     sub = summary["subgoals"]
@@ -83,7 +85,7 @@ def _table(summary: dict[str, Any], out: Path) -> None:
         *((f"runtime: {k}", v) for k, v in traj["runtime_error"].items()),
     ]
     for name, value in rows:
-        table.add_row(name, f"{value:.1f}")
+        table.add_row(name, rate(value))
     console = Console()
     console.print(table)
     console.print(

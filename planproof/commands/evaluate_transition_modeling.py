@@ -36,7 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--engine", choices=("fast-downward", "pyperplan"), default="fast-downward")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per problem")
     parser.add_argument("--no-planner", action="store_true", help="logic-form scores only")
-    parser.add_argument("--limit", type=int, help="evaluate only the first N answers")
+    parser.add_argument("--limit", type=int, help="evaluate only the first K tasks")
     parser.add_argument(
         "--output",
         type=Path,
@@ -47,59 +47,45 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_executor_arguments(parser)
 
 
-class ResponsesError(ValueError):
-    """A responses file that cannot be used."""
-
-
-def read_responses(path: Path) -> list[dict[str, Any]]:
-    """Answers from a JSON list or JSON Lines file; each needs an ``identifier``."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ResponsesError(f"cannot read {path}: {exc}") from None
-    items: list[Any]
-    try:
-        doc = json.loads(text)
-        items = doc if isinstance(doc, list) else [doc]
-    except json.JSONDecodeError:
-        items = []
-        for n, line in enumerate(text.splitlines(), start=1):
-            if line.strip():
-                try:
-                    items.append(json.loads(line))
-                except json.JSONDecodeError as exc:
-                    raise ResponsesError(f"{path}:{n}: invalid JSON ({exc.msg})") from None
-    out: list[dict[str, Any]] = []
-    for n, it in enumerate(items, start=1):
-        if not isinstance(it, dict) or not isinstance(it.get("identifier"), str):
-            raise ResponsesError(f"{path}: answer {n} needs a string 'identifier'")
-        if not isinstance(it.get("llm_output", it.get("output")), str):
-            raise ResponsesError(f"{path}: answer {n} needs a string 'llm_output'")
-        out.append(it)
-    return out
-
-
 def run(args: argparse.Namespace) -> int:
-    from planproof.data import DataUnavailableError
+    from planproof.commands.eai_module import load_tasks
+    from planproof.commands.matching import match, tell
+    from planproof.commands.progress import progress_bar
+    from planproof.interface.responses import read_responses
     from planproof.metrics.transition_modeling.evaluate import evaluate_responses
     from planproof.pddl.eai import load_eai_pddl
 
-    try:
-        if args.timeout <= 0:
-            raise ResponsesError("--timeout must be positive")
-        config = executor_config(args)
+    if args.timeout <= 0:
+        raise BadInput("--timeout must be positive")
+    if args.limit is not None and args.limit < 1:
+        raise BadInput("--limit must be at least 1")
+    config = executor_config(args)
+    with progress_bar(f"loading the {args.dataset} PDDL data", None):
         data = load_eai_pddl(args.dataset)
-        if args.responses is None:
-            responses = [
-                {"identifier": i, "llm_output": data.gold_response(i)} for i in data.solved
-            ]
-        else:
-            responses = read_responses(args.responses)
-    except (ResponsesError, DataUnavailableError) as exc:
-        raise BadInput(str(exc)) from None
-    if args.limit is not None:
-        responses = responses[: max(0, args.limit)]
-    with open_configured(config, tasks=len(responses)) as executor:
+    scope = list(data.solved)[: args.limit]
+    info: dict[str, Any] = {}
+    if args.responses is None:
+        responses = [{"identifier": i, "llm_output": data.gold_response(i)} for i in scope]
+    else:
+        matching, by_id = match(
+            read_responses(args.responses),
+            source=str(args.responses),
+            dataset=args.dataset,
+            known=list(data.task_actions),
+            scope=scope,
+            outside_reason="not in the evaluated set (the tasks the paper's planner solved "
+            "with the gold operators)" + (f" or beyond --limit {args.limit}" if args.limit else ""),
+        )
+        matching.require_some()
+        tell(matching.lines())
+        info = {**matching.to_dict(), "tasks_without_response": matching.without_response}
+        responses = [
+            {"identifier": i, "llm_output": by_id[i].text or ""} for i in scope if i in by_id
+        ]
+    with (
+        open_configured(config, tasks=len(responses)) as executor,
+        progress_bar(f"planning {len(responses)} tasks", len(responses)) as advance,
+    ):
         report = evaluate_responses(
             data,
             responses,
@@ -107,8 +93,9 @@ def run(args: argparse.Namespace) -> int:
             timeout=args.timeout,
             run_planner=not args.no_planner,
             executor=executor,
+            progress=lambda done, total: advance(),
         )
-    summary = report.summary()
+    summary = {**report.summary(), **info}
     out: Path = args.output or Path("planproof-results") / f"transition-modeling-{args.dataset}"
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -123,13 +110,21 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"ok": True, **summary}, indent=2, sort_keys=True))
     else:
+        from planproof.commands.failures import failures, operator_failure, print_failures
+
         _table(summary)
+        print(f"results: {out}/results.jsonl, summary: {out}/summary.json")
+        rows = [t.to_dict() for t in report.tasks]
+        names = {t.identifier: t.name for t in load_tasks(args.dataset)}
+        print_failures(failures(rows, operator_failure), len(rows), names)
     return 0
 
 
 def _table(s: dict[str, Any]) -> None:
     from rich.console import Console
     from rich.table import Table
+
+    from planproof.commands.headline import rate
 
     t = Table(title=f"transition modeling — {s['dataset']} ({s['tasks']} tasks)")
     for col in ("category", "precision", "recall", "F1", "planner found", "valid under gold"):
@@ -141,11 +136,11 @@ def _table(s: dict[str, Any]) -> None:
         valid = s["plan_valid_under_gold"] if cat == "overall" else sr.get("plan_valid_under_gold")
         t.add_row(
             cat,
-            f"{100 * v['precision']:.1f}",
-            f"{100 * v['recall']:.1f}",
-            f"{100 * v['f1']:.1f}",
-            "-" if found is None else f"{100 * found:.1f}",
-            "-" if valid is None else f"{100 * valid:.1f}",
+            rate(v["precision"], scale=100),
+            rate(v["recall"], scale=100),
+            rate(v["f1"], scale=100),
+            rate(found, scale=100),
+            rate(valid, scale=100),
         )
     Console().print(t)
     print(

@@ -5,9 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+NOTHING = "—"
+"""How a rate over nothing (null in the JSON) is shown: never as 0.0."""
+
+
+def rate(v: Any, *, scale: float = 1.0, unit: str = "") -> str:
+    """A rate for a table cell (``scale=100`` for fractions); None is ``—``."""
+    return NOTHING if v is None else f"{scale * float(v):.1f}{unit}"
+
 
 def _pct(v: Any) -> str:
-    return "n/a" if v is None else f"{float(v):.1f} %"
+    return rate(v, unit=" %")
 
 
 def headline(module: str, summary: Mapping[str, Any]) -> list[str]:

@@ -1,8 +1,55 @@
-"""The rich progress bar of ``planproof run``: done / total, rate, ETA and running cost."""
+"""Progress bars on stderr, only on a terminal: the one of ``planproof run`` (done /
+total, rate, ETA and running cost) and :func:`progress_bar` for every other long step
+(scoring, planning, data conversion), so nothing runs for minutes without a sign."""
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
+
+
+def on_terminal() -> bool:
+    """Progress is drawn only when stderr is a terminal: piped output stays clean."""
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+@contextmanager
+def progress_bar(title: str, total: int | None) -> Iterator[Callable[..., None]]:
+    """A transient rich bar on stderr while the block runs; yields ``advance(n=1)``.
+    Off a terminal it draws nothing and rich is not imported."""
+    if not on_terminal():
+        yield lambda n=1: None
+        return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        SpinnerColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    bar = Progress(
+        SpinnerColumn(),
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    task = bar.add_task(title, total=total)
+    with bar:
+        yield lambda n=1: bar.advance(task, n)
 
 
 class RichProgress:

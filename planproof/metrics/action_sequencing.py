@@ -220,8 +220,9 @@ def evaluate_response(task: Task, text: str, dataset: Dataset) -> TaskResult:
     return evaluate_actions(task, parsed.actions, parsed.notes)
 
 
-def _pct(n: float, d: float) -> float:
-    return round(100.0 * n / d, 4) if d else 0.0
+def _pct(n: float, d: float) -> float | None:
+    """A percentage; None (null in JSON, "—" on screen) when nothing was counted."""
+    return round(100.0 * n / d, 4) if d else None
 
 
 def summarize(results: Sequence[TaskResult]) -> dict[str, Any]:

@@ -385,8 +385,8 @@ def summarize(results: Sequence[GoalResult]) -> dict[str, Any]:
     items = overall.tp + overall.fp + fmt + hall
     checks = [r.logic for r in results if r.logic is not None]
 
-    def _pct(n: int, d: int) -> float:
-        return round(100.0 * n / d, 4) if d else 0.0
+    def _pct(n: int, d: int) -> float | None:
+        return round(100.0 * n / d, 4) if d else None
 
     return {
         "tasks": len(results),

@@ -170,8 +170,8 @@ class Report:
                 c: _prf_dict(parts["effect"][c]) for c in CATEGORIES if c in parts["effect"]
             },
             "by_operator": {k: _prf_dict(v) for k, v in sorted(per_op.items())},
-            "planner_found": found / n if n else 0.0,
-            "plan_valid_under_gold": valid / n if n else 0.0,
+            "planner_found": found / n if n else None,
+            "plan_valid_under_gold": valid / n if n else None,
             "planner_by_category": by_cat_sr,
             "issues": dict(sorted(issues.items())),
         }
