@@ -11,6 +11,7 @@ import argparse
 import os
 from pathlib import Path
 
+from planproof.commands.executor_options import add_executor_arguments
 from planproof.interface.modules import DATASETS, MODULES
 
 
@@ -29,6 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cache", type=Path, help="SQLite response cache")
     parser.add_argument("--refresh", action="store_true", help="plan again, ignore the cache")
     parser.add_argument("--json", action="store_true")
+    add_executor_arguments(parser, workers=False)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -54,6 +56,8 @@ def run(args: argparse.Namespace) -> int:
         mock_response=None,
         report=out / "report.html",
         json=args.json,
+        executor=args.executor,
+        ray_address=args.ray_address,
     )
     code = run_command.run(ns)
     # the demo's job is the results and the report: a task the planner proves unsolvable

@@ -4,12 +4,14 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 
 from planproof.commands.errors import BadInput
 from planproof.executor import EXECUTORS, Executor, ExecutorConfig, ExecutorError, open_executor
 
 
-def add_executor_arguments(parser: argparse.ArgumentParser) -> None:
+def add_executor_arguments(parser: argparse.ArgumentParser, *, workers: bool = True) -> None:
+    """``workers=False`` for commands whose ``--concurrency`` already says how many."""
     group = parser.add_argument_group("where the work runs")
     group.add_argument(
         "--executor",
@@ -18,12 +20,13 @@ def add_executor_arguments(parser: argparse.ArgumentParser) -> None:
         help="local: worker processes on this machine (default); ray: a Ray cluster "
         "(pip install 'planproof[ray]')",
     )
-    group.add_argument(
-        "--workers",
-        type=int,
-        help="worker processes (default: every CPU here, or of the Ray cluster; "
-        "1 runs in this process)",
-    )
+    if workers:
+        group.add_argument(
+            "--workers",
+            type=int,
+            help="worker processes (default: every CPU here, or of the Ray cluster; "
+            "1 runs in this process)",
+        )
     group.add_argument(
         "--ray-address",
         metavar="ADDRESS",
@@ -35,9 +38,13 @@ def add_executor_arguments(parser: argparse.ArgumentParser) -> None:
 def executor_config(args: argparse.Namespace) -> ExecutorConfig:
     """The configuration the options ask for (checked before any slow work starts)."""
     try:
-        return ExecutorConfig(args.executor, args.workers, args.ray_address)
+        workers = args.workers if hasattr(args, "workers") else getattr(args, "concurrency", None)
+        config = ExecutorConfig(args.executor, workers, args.ray_address)
     except ExecutorError as exc:
         raise BadInput(str(exc)) from None
+    if config.kind == "ray" and importlib.util.find_spec("ray") is None:
+        raise BadInput("--executor ray needs Ray: pip install 'planproof[ray]'")
+    return config
 
 
 def open_configured(config: ExecutorConfig, *, tasks: int | None = None) -> Executor:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from planproof.commands.errors import BadInput
+from planproof.commands.executor_options import add_executor_arguments, executor_config
 from planproof.interface.modules import DATASETS, MODULES
 
 
@@ -53,6 +54,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--report", type=Path, help="also write the HTML report here")
     parser.add_argument("--json", action="store_true", help="print run.json + summary as JSON")
+    add_executor_arguments(parser, workers=False)
 
 
 def default_output(model: str, module: str, dataset: str) -> Path:
@@ -123,6 +125,7 @@ def run(args: argparse.Namespace) -> int:
         cache_path=args.cache,
         refresh=args.refresh,
         client_extra=extra,
+        executor=executor_config(args),
     )
     from planproof.commands.progress import RichProgress
 

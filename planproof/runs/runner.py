@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
+from planproof.executor import ExecutorConfig
 from planproof.interface.agents import AGENTS
 from planproof.interface.llm.cache import ResponseCache, default_cache_path
 from planproof.interface.llm.types import Completion, LLMError, Request, Usage
@@ -46,6 +47,8 @@ class RunConfig:
     cache_path: Path | None = None
     refresh: bool = False
     client_extra: Mapping[str, Any] = field(default_factory=dict)
+    executor: ExecutorConfig | None = None
+    """Where built-in agents run; default: ``concurrency`` local worker processes."""
 
     def request(self, prompt: str) -> Request:
         return Request(
@@ -152,7 +155,8 @@ def make_caller(config: RunConfig) -> tuple[Caller, Callable[[], None]]:
     if config.model in AGENTS:
         from planproof.runs.agent_pool import AgentPool
 
-        pool = AgentPool(config.model, config.module, config.dataset, config.concurrency)
+        executor = config.executor or ExecutorConfig("local", workers=config.concurrency)
+        pool = AgentPool(config.model, config.module, config.dataset, executor)
         return pool.complete, pool.close
     from planproof.interface.llm.client import LLMClient
 
