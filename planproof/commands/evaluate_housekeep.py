@@ -1,8 +1,10 @@
 """``planproof evaluate housekeep``: replay Housekeep episodes and score them with the
 paper's tidy-house metrics.
 
-With no episode files it runs the bundled demo episodes (``planproof/examples/housekeep``)
-against the bundled sample preference store. Each episode gets one JSON line (metrics,
+With no episode files it runs the bundled demo: 30 real Housekeep episodes × plans
+(``planproof/examples/housekeep/real_episodes.jsonl``, each with the values the reference
+formulas give as ``expected``), against the real Housekeep preference store shipped with
+planproof. Each episode gets one JSON line (metrics,
 per-object diagnosis, replay errors, Z3 goal check, oracle upper bound); the summary holds
 mean ± standard error per metric. A malformed episode becomes an error record and the run
 goes on. Exit status: 0 evaluated (and every ``expected`` value in the files matched), 1 an
@@ -35,7 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--preferences",
         type=Path,
         default=None,
-        help="preference store (.json or .csv); default: the bundled sample",
+        help="preference store (.json or .csv); default: the real Housekeep annotations "
+        "shipped with planproof",
     )
     parser.add_argument(
         "--output",
@@ -74,7 +77,7 @@ def _bundled_episodes() -> list[tuple[str, str]]:
     return sorted(
         (f"housekeep/{p.name}", p.read_text(encoding="utf-8"))
         for p in folder.iterdir()
-        if p.name.endswith(".json")
+        if p.name.endswith((".json", ".jsonl"))
     )
 
 
@@ -166,7 +169,7 @@ def _summary(records: list[dict[str, Any]], args: argparse.Namespace) -> dict[st
         "executable": sum(1 for r in good if r["replay"]["executable"]),
         "expectation_mismatches": sum(1 for r in good if r["mismatches"]),
         "variants": {"rq_normalization": args.rq_normalization, "mrr": args.mrr},
-        "preferences": str(args.preferences) if args.preferences else "bundled sample",
+        "preferences": str(args.preferences) if args.preferences else "Housekeep (bundled)",
     }
     if not args.no_goal_check:
         out["unsatisfiable_goals"] = sum(
@@ -222,10 +225,10 @@ def _print_table(records: list[dict[str, Any]], summary: dict[str, Any]) -> None
 def run(args: argparse.Namespace) -> int:
     from planproof.metrics.housekeep import Variants
     from planproof.simulators.housekeep.errors import HousekeepError
-    from planproof.simulators.housekeep.preferences import load_store, sample_store
+    from planproof.simulators.housekeep.preferences import default_store, load_store
 
     try:
-        store = load_store(args.preferences) if args.preferences else sample_store()
+        store = load_store(args.preferences) if args.preferences else default_store()
         documents = _documents(args)
     except HousekeepError as err:
         return _bad_input(args, str(err))

@@ -1,8 +1,25 @@
-"""A small scene shared by the Housekeep tests (categories from the bundled sample store)."""
+"""Fixtures shared by the Housekeep tests: a small scene, and the hand-written store and
+episodes of ``tests/data/housekeep/handmade`` whose metric values were worked out by hand
+(docs/housekeep.md §6). The hand-written store is **not** Housekeep data: it only makes
+the arithmetic checkable; the real store is ``default_store()``."""
 
 from __future__ import annotations
 
+from functools import cache
+from pathlib import Path
 from typing import Any
+
+from planproof.simulators.housekeep.preferences import PreferenceStore, load_store
+
+HANDMADE = Path(__file__).resolve().parents[1] / "data" / "housekeep" / "handmade"
+REAL_DEMO = (
+    Path(__file__).resolve().parents[2] / "planproof" / "examples" / "housekeep"
+) / "real_episodes.jsonl"
+
+
+@cache
+def handmade_store() -> PreferenceStore:
+    return load_store(HANDMADE / "preferences.json")
 
 
 def scene(actions: list[Any] | None = None, **changes: Any) -> dict[str, Any]:

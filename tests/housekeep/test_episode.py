@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,11 +19,11 @@ from planproof.simulators.housekeep.episode import (
     parse_action,
 )
 from planproof.simulators.housekeep.errors import EpisodeFormatError
-from planproof.simulators.housekeep.preferences import sample_store
 from planproof.simulators.housekeep.strategies import scenes
-from tests.housekeep.helpers import scene
+from tests.housekeep.helpers import HANDMADE, REAL_DEMO, handmade_store, scene
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "planproof" / "examples" / "housekeep"
+EXAMPLES = HANDMADE
+DEMO = REAL_DEMO
 
 
 def test_reads_a_scene() -> None:
@@ -37,7 +36,7 @@ def test_reads_a_scene() -> None:
     assert ep.agent == "robot" and ep.agent_at == "sink_0"
     assert ep.room_type("bed_0") == "bedroom"
     # best first: cabinet (mrr 15/16) before sink (17/36); the table (c = 0.2) is not correct
-    assert ep.correct_receptacles(sample_store(), "cup_0") == ("cabinet_0", "sink_0")
+    assert ep.correct_receptacles(handmade_store(), "cup_0") == ("cabinet_0", "sink_0")
 
 
 def test_json_round_trip() -> None:
@@ -115,12 +114,14 @@ def test_documents_in_every_layout() -> None:
         list(episode_documents(one + "\n{oops\n"))
 
 
-def test_bundled_examples_load() -> None:
-    files = sorted(EXAMPLES.glob("*.json"))
+def test_handmade_and_bundled_episodes_load() -> None:
+    files = sorted(EXAMPLES.glob("0*.json"))
     assert len(files) == 6
     for f in files:
         (ep,) = load_episodes(f)
         assert ep.expected, f"{f.name} carries its known answers"
+    real = load_episodes(DEMO)
+    assert len(real) == 30 and all(ep.expected for ep in real)
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,6 @@ oracle rearrangement against exhaustive search."""
 from __future__ import annotations
 
 import itertools
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -23,21 +22,21 @@ from planproof.simulators.housekeep.goal import (
     placement_state,
     tidy_goal,
 )
-from planproof.simulators.housekeep.preferences import PreferenceStore, sample_store
+from planproof.simulators.housekeep.preferences import PreferenceStore
 from planproof.simulators.housekeep.strategies import (
     preference_stores,
     scenes,
     stores_and_episodes,
 )
 from planproof.simulators.housekeep.world import run
-from tests.housekeep.helpers import scene
+from tests.housekeep.helpers import HANDMADE, handmade_store, scene
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "planproof" / "examples" / "housekeep"
+EXAMPLES = HANDMADE
 
 
 def test_goal_text_and_round_trip() -> None:
     ep = episode_from_json(scene())
-    goal = tidy_goal(ep, sample_store())
+    goal = tidy_goal(ep, handmade_store())
     assert to_text(goal) == (
         "(on(cup_0, cabinet_0) or on(cup_0, sink_0)) and "
         "(on(plate_0, cabinet_0) or on(plate_0, sink_0) or on(plate_0, table_0)) and "
@@ -50,7 +49,7 @@ def test_goal_holds_after_tidying() -> None:
     ep = episode_from_json(
         scene(["navigate(bed_0)", "pick(cup_0)", "navigate(sink_0)", "place(cup_0, sink_0)"])
     )
-    goal = tidy_goal(ep, sample_store())
+    goal = tidy_goal(ep, handmade_store())
     out = run(ep)
     assert not evaluate_final(
         goal, Trace(out.replay.trace.states[:3], out.replay.trace.actions[:2])
@@ -60,7 +59,7 @@ def test_goal_holds_after_tidying() -> None:
 
 def test_unsatisfiable_demo_goal() -> None:
     (ep,) = load_episodes(EXAMPLES / "06_unsatisfiable.json")
-    res = check_goal(ep, sample_store())
+    res = check_goal(ep, handmade_store())
     assert not res.satisfiable and not res.unknown and res.witness is None
     assert res.reasons == ("pillow_0 (pillow) has no correct receptacle in this scene",)
     assert to_text(res.goal) == "false"
@@ -78,13 +77,13 @@ def test_capacity_can_make_the_goal_unsatisfiable() -> None:
     }
     doc["agent"] = {"id": "robot"}
     ep = episode_from_json(doc)
-    res = check_goal(ep, sample_store())
+    res = check_goal(ep, handmade_store())
     assert not res.satisfiable
     assert res.reasons == (
         "the correct receptacles cannot hold all the objects at once (capacity)",
     )
     doc["receptacles"]["cabinet_0"]["capacity"] = 2
-    res = check_goal(episode_from_json(doc), sample_store())
+    res = check_goal(episode_from_json(doc), handmade_store())
     assert res.satisfiable and res.witness == {"cup_0": "cabinet_0", "cup_1": "cabinet_0"}
 
 
@@ -177,14 +176,14 @@ def test_oracle_maximises_rearrangement_quality(
 
 def test_oracle_on_the_demo_matches_the_hand_written_oracle() -> None:
     (ep,) = load_episodes(EXAMPLES / "01_oracle.json")
-    assert oracle_assignment(ep, sample_store()) == {
+    assert oracle_assignment(ep, handmade_store()) == {
         "cup_0": "cabinet_0",
         "apple_0": "fridge_0",
         "towel_0": "bath_cabinet_0",
         "book_0": "shelf_1",
     }
-    actions = oracle_actions(ep, sample_store())
+    actions = oracle_actions(ep, handmade_store())
     assert actions is not None
-    hand = score_episode(ep, run(ep), sample_store())
-    auto = score_episode(ep, run(ep, actions), sample_store())
+    hand = score_episode(ep, run(ep), handmade_store())
+    auto = score_episode(ep, run(ep, actions), handmade_store())
     assert auto.metrics() == hand.metrics()

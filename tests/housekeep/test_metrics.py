@@ -18,23 +18,21 @@ from planproof.metrics.housekeep import (
     summarize,
 )
 from planproof.simulators.housekeep.episode import Episode, episode_from_json, load_episodes
-from planproof.simulators.housekeep.preferences import Judgement, PreferenceStore, sample_store
+from planproof.simulators.housekeep.preferences import Judgement, PreferenceStore
 from planproof.simulators.housekeep.strategies import stores_and_episodes
 from planproof.simulators.housekeep.world import run
-from tests.housekeep.helpers import scene
+from tests.housekeep.helpers import HANDMADE, handmade_store, scene
 
-EXAMPLES = sorted(
-    (Path(__file__).resolve().parents[2] / "planproof" / "examples" / "housekeep").glob("*.json")
-)
+EXAMPLES = sorted(HANDMADE.glob("0*.json"))  # hand-written episodes, known answers
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
-def test_demo_episodes_have_their_known_answers(path: Path) -> None:
-    """Each demo file carries every metric worked out by hand (docs/housekeep.md shows the
+def test_handmade_episodes_have_their_known_answers(path: Path) -> None:
+    """Each hand-written file carries every metric worked out by hand (docs/housekeep.md shows the
     arithmetic); the replay must reproduce all seven."""
     (ep,) = load_episodes(path)
     assert set(ep.expected) == set(METRICS)
-    got = score_episode(ep, run(ep), sample_store()).metrics()
+    got = score_episode(ep, run(ep), handmade_store()).metrics()
     for m, want in ep.expected.items():
         assert got[m] == pytest.approx(want, abs=1e-12), m
 
@@ -45,7 +43,7 @@ def _partial() -> Episode:
 
 
 def test_partial_episode_diagnosis() -> None:
-    s = score_episode(_partial(), run(_partial()), sample_store())
+    s = score_episode(_partial(), run(_partial()), handmade_store())
     status = {o.id: o.status for o in s.per_object}
     assert status == {
         "cup_0": ObjectStatus.FIXED,
@@ -159,7 +157,7 @@ def test_aggregate() -> None:
 
 def test_summary_over_the_demo() -> None:
     scores = [
-        score_episode(ep, run(ep), sample_store()) for p in EXAMPLES for ep in load_episodes(p)
+        score_episode(ep, run(ep), handmade_store()) for p in EXAMPLES for ep in load_episodes(p)
     ]
     summary = summarize(scores)
     assert summary["episode_success"].mean == pytest.approx(2 / 6)
@@ -174,7 +172,7 @@ def test_sample_store_scene_with_the_paper_tie() -> None:
     )
     doc["receptacles"]["counter_0"] = {"category": "counter", "room": "kitchen_0"}
     ep = episode_from_json(doc)
-    s = score_episode(ep, run(ep), sample_store())
+    s = score_episode(ep, run(ep), handmade_store())
     assert s.per_object[0].id == "cup_0" and s.per_object[0].c_final == 0.5
     assert s.object_success == 0.0 and s.soft_object_success == 0.5
 

@@ -16,15 +16,16 @@ from planproof.simulators.housekeep.preferences import (
     Judgement,
     PreferenceStore,
     Verdict,
+    default_store,
     load_store,
     normalise,
-    sample_store,
     store_from_csv,
     store_from_json,
 )
 from planproof.simulators.housekeep.strategies import judgements, preference_stores
+from tests.housekeep.helpers import HANDMADE, REAL_DEMO, handmade_store
 
-DATA = Path(__file__).resolve().parents[2] / "planproof" / "simulators" / "housekeep" / "data"
+DATA = HANDMADE
 
 
 def votes(correct: int, misplaced: int, implausible: int) -> Judgement:
@@ -74,17 +75,17 @@ def test_judgement_invariants(j: Judgement) -> None:
     assert j.mrr_all == pytest.approx(float(exact / j.annotators))
 
 
-def test_sample_store_json_and_csv_agree() -> None:
+def test_handmade_store_json_and_csv_agree() -> None:
     from_json = load_store(DATA / "preferences.json")
     from_csv = load_store(DATA / "preferences.csv")
     assert from_json.judgements == from_csv.judgements
-    assert from_json == sample_store()
+    assert from_json == handmade_store()
     assert len(from_json) == 56
     assert all(j.annotators == 10 for j in from_json.judgements.values())
 
 
-def test_sample_store_lookups() -> None:
-    s = sample_store()
+def test_handmade_store_lookups() -> None:
+    s = handmade_store()
     # cup/kitchen/counter has 5 correct votes of 10: not correct (the tie is not scored)
     assert s.c("cup", "kitchen", "counter") == 0.5
     assert s.verdict("cup", "kitchen", "counter") is Verdict.UNDECIDED
@@ -224,3 +225,47 @@ def test_unreadable_files(tmp_path: Path) -> None:
 def test_arbitrary_csv_never_crashes(text: str) -> None:
     with contextlib.suppress(PreferenceFormatError):
         store_from_csv("object,room,receptacle,correct,misplaced,implausible\n" + text)
+
+
+SHARED = Path("/work/shared/data/housekeep/housekeep_real_preferences.csv")
+PACKAGE_DATA = Path(__file__).resolve().parents[2] / "planproof" / "simulators" / "housekeep"
+
+
+def test_the_default_store_is_the_released_housekeep_data() -> None:
+    """Regression: the embedded default was a hand-written 56-triple store; it is now the
+    real annotations (269 objects × 128 room-receptacles × 10 annotators), MIT-licensed,
+    shipped with the licence beside it."""
+    s = default_store()
+    assert len(s) == 34_432 and len(s.objects) == 269
+    assert all(j.annotators == 10 for j in s.judgements.values())
+    assert len({(r, c) for (_, r, c) in s.judgements}) == 128
+    # one line of the file, read by hand: action_figure,bathroom,bathtub,2 1 2 1,4 4 1 3,2
+    j = s.judgement("action_figure", "bathroom", "bathtub")
+    assert (j.correct_ranks, j.misplaced_ranks, j.implausible) == ((2, 1, 2, 1), (4, 4, 1, 3), 2)
+    assert j.verdict is Verdict.UNDECIDED
+    assert "MIT License" in (PACKAGE_DATA / "data" / "LICENSE.housekeep").read_text()
+    assert not list((PACKAGE_DATA / "data").glob("preferences.*"))  # the invented store
+    if SHARED.exists():  # the shipped copy is the shared data file, unchanged
+        assert (PACKAGE_DATA / "data" / "housekeep_real_preferences.csv").read_bytes() == (
+            SHARED.read_bytes()
+        )
+
+
+def test_where_misplaced_objects_start_on_real_episodes() -> None:
+    """docs/housekeep.md §5 choice 4: on real episodes the objects that need tidying do
+    not all start on receptacles most annotators call misplaced (the old docs said so):
+    of the 27 in the six bundled scenes, 10 do, 6 start on undecided receptacles and 11
+    on implausible ones."""
+    from planproof.simulators.housekeep.episode import load_episodes
+
+    store = default_store()
+    scenes = {ep.description.split(", plan")[0]: ep for ep in load_episodes(REAL_DEMO)}
+    verdicts = [
+        ep.judgement(store, it.id, it.on).verdict
+        for ep in scenes.values()
+        for it in ep.objects
+        if not ep.judgement(store, it.id, it.on).is_correct
+    ]
+    assert len(scenes) == 6
+    counts = {v: verdicts.count(v) for v in set(verdicts)}
+    assert counts == {Verdict.MISPLACED: 10, Verdict.UNDECIDED: 6, Verdict.IMPLAUSIBLE: 11}

@@ -14,8 +14,8 @@ from planproof.simulators.housekeep.preferences import (
     Judgement,
     PreferenceStore,
     Verdict,
+    default_store,
     load_store,
-    sample_store,
 )
 
 __all__ = [
@@ -28,7 +28,7 @@ __all__ = [
     "PreferenceStore",
     "Receptacle",
     "Verdict",
+    "default_store",
     "episode_from_json",
     "load_store",
-    "sample_store",
 ]

@@ -32,7 +32,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cached_property, lru_cache
+from functools import cache, cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -414,11 +414,20 @@ def load_store(path: Path) -> PreferenceStore:
     return store_from_json(doc)
 
 
-def sample_store() -> PreferenceStore:
-    """The small hand-written store shipped for tests and the demo (``data/``)."""
+DEFAULT_STORE = "housekeep_real_preferences.csv"
+"""The released Housekeep annotations (yashkant/housekeep @ ff57c79,
+``cos_eor/scripts/orm/amt_data/data.npy``, MIT, ``LICENSE.housekeep`` beside it): 269
+object categories × 128 room-receptacle pairs × 10 annotators, 34,432 triples, converted
+to the CSV layout."""
+DEFAULT_ANNOTATORS = 10
+
+
+@cache
+def default_store() -> PreferenceStore:
+    """The real Housekeep preference store shipped in ``data/`` (read once per process)."""
     text = (
         resources.files("planproof.simulators.housekeep")
-        .joinpath("data/preferences.json")
+        .joinpath("data", DEFAULT_STORE)
         .read_text(encoding="utf-8")
     )
-    return store_from_json(json.loads(text))
+    return store_from_csv(text, DEFAULT_ANNOTATORS)
