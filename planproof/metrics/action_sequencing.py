@@ -17,6 +17,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from planproof.interface.object_names import (
+    RepeatedKeys,
+    collapse_repeated,
+    has_id,
+    resolve_names,
+)
 from planproof.interface.responses import Dataset, parse_actions
 from planproof.ltl.ast import Atom, Formula, Literal, Not, Top
 from planproof.ltl.errors import LTLError
@@ -211,13 +217,26 @@ def parse_error_result(
     )
 
 
-def evaluate_response(task: Task, text: str, dataset: Dataset) -> TaskResult:
-    """Parse an LLM response and score it."""
+def evaluate_response(
+    task: Task, text: str, dataset: Dataset, repeated: RepeatedKeys = "steps"
+) -> TaskResult:
+    """Parse an LLM response and score it. VirtualHome objects written without an id are
+    resolved by the reference's name rule; ``repeated="last"`` reads repeated action keys
+    as virtualhome-eval 0.1.1's ``json.loads`` did (``docs/published-answers.md``)."""
     parsed = parse_actions(text, dataset)
     if parsed.error is not None:
         e = parsed.error
         return parse_error_result(task, e.message, parsed.notes, ErrorKind(e.kind))
-    return evaluate_actions(task, parsed.actions, parsed.notes)
+    actions, notes = parsed.actions, parsed.notes
+    if repeated == "last":
+        actions, more = collapse_repeated(actions)
+        notes = (*notes, *more)
+    if dataset == "virtualhome" and any(not has_id(a) for x in actions for a in x.args):
+        from planproof.simulators.virtualhome.reference_names import reference_names
+
+        actions, more = resolve_names(actions, reference_names().get(task.identifier, {}))
+        notes = (*notes, *more)
+    return evaluate_actions(task, actions, notes)
 
 
 def _pct(n: float, d: float) -> float | None:
