@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from planproof.commands.errors import BadInput
+from planproof.interface.identifiers import canonical_identifiers
 
 SHOWN = 3
 """Examples shown per kind of problem on the terminal (all of them are in summary.json)."""
@@ -32,6 +33,7 @@ class Matching:
     unreadable: tuple[str, ...] = ()
     duplicates: tuple[str, ...] = ()
     example_ids: tuple[str, ...] = ()
+    renamed: tuple[str, ...] = ()
 
     @property
     def without_response(self) -> int:
@@ -45,7 +47,7 @@ class Matching:
             "outside_scope": list(self.outside),
             "outside_reason": self.outside_reason,
             "unreadable_entries": list(self.unreadable),
-            "file_notes": list(self.duplicates),
+            "file_notes": [*self.duplicates, *self.renamed],
         }
 
     def lines(self) -> list[str]:
@@ -73,6 +75,7 @@ class Matching:
                 f"{len(self.duplicates)} repeated identifier(s), the first answer kept: "
                 + _some(self.duplicates, quote=False)
             )
+        out.extend(self.renamed)
         if self.matched and self.without_response:
             out.append(
                 f"{self.without_response} of {self.scope} task(s) have no response and are "
@@ -115,8 +118,8 @@ def match(
 ) -> tuple[Matching, dict[str, Any]]:
     """Pair a :class:`planproof.interface.responses.ResponsesFile` with the tasks ``scope``
     (a subset of ``known``): the matching and the entries by identifier."""
-    by_id: dict[str, Any] = responses.by_identifier()
     known_set, scope_set = set(known), set(scope)
+    by_id, renamed = canonical_identifiers(responses.by_identifier(), known_set)
     matched = {i: e for i, e in by_id.items() if i in scope_set}
     unreadable = tuple(
         e.error.message for e in responses.entries if e.identifier is None and e.error is not None
@@ -133,6 +136,7 @@ def match(
         unreadable=unreadable,
         duplicates=tuple(responses.notes),
         example_ids=tuple(scope[:SHOWN]),
+        renamed=tuple(renamed),
     )
     return m, matched
 
