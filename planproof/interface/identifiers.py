@@ -30,7 +30,5 @@ def canonical_identifiers(
             renamed += 1
         else:
             out[ident] = value
-    notes = (
-        [f"{renamed} identifiers written {SCENE_PREFIX}<id> read as <id>"] if renamed else []
-    )
+    notes = [f"{renamed} identifiers written {SCENE_PREFIX}<id> read as <id>"] if renamed else []
     return out, notes
