@@ -2,8 +2,11 @@
 classical planner (Fast Downward through unified-planning, or pyperplan), then replay the
 plan found with the generic simulator core as a check.
 
-Exit 0 when a plan was found (and it replays to the goal), 1 when none was found within
-the time limit or the engine cannot handle the task, 2 on bad input.
+The plan found is checked with the validator ``planproof verify`` uses. Exit 0 when a
+plan was found (and it validates), 1 when none was found within the time limit or the
+engine cannot handle the task, 2 on bad input (including a ``--timeout`` that is not a
+positive finite number and a task over the grounding limit, refused up front with its
+size).
 """
 
 from __future__ import annotations
@@ -22,36 +25,55 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="fast-downward",
         help="planner (default fast-downward)",
     )
-    parser.add_argument("--timeout", type=float, default=60.0, help="seconds (default 60)")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=60.0,
+        help="seconds for the whole call, reading the model included (default 60)",
+    )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
 
 def run(args: argparse.Namespace) -> int:
-    from planproof.commands.verify import _Bad, load
+    import math
 
-    if args.timeout <= 0:
-        raise _Bad("--timeout must be positive")
-    domain, problem = load(args.domain, args.problem)
-    from planproof.metrics.transition_modeling.replay import check_plan, pddl_task, to_actions
+    from planproof.commands.verify import _Bad, load
+    from planproof.pddl.planners import MAX_GROUNDING, grounding_size
+
+    if not (math.isfinite(args.timeout) and args.timeout > 0):
+        raise _Bad(f"--timeout must be a positive number of seconds, not {args.timeout}")
+    domain, problem = load(args.domain, args.problem, fold_case=True)
+    size = grounding_size(domain, problem)
+    if size > MAX_GROUNDING:
+        raise _Bad(
+            f"{args.problem}: {size:,} ground actions, over the limit of {MAX_GROUNDING:,}",
+            {"error": "too-large", "ground_actions": size},
+        )
     from planproof.pddl.planners import plan
+    from planproof.pddl.validate import ValidationLimitError, compile_task, validate
 
     result = plan(domain, problem, engine=args.engine, timeout=args.timeout)
     data: dict[str, object] = {"ok": True, **result.to_dict()}
     valid = False
     if result.solved:
-        check = check_plan(pddl_task(domain, problem), to_actions(result.plan))
-        valid = check.valid
+        try:
+            check = validate(compile_task(domain, problem), result.plan)
+        except ValidationLimitError as exc:
+            data["replay_error"] = str(exc)
+        else:
+            valid = check.valid
+            if not valid:
+                data["replay_error"] = check.to_dict()["error"] or {"unmet_goal": check.unmet_goal}
+            data["metric"] = check.metric
         data["replay_valid"] = valid
-        if not valid:
-            data["replay_error"] = check.to_dict()["error"]
     if args.json:
         print(json.dumps(data, indent=2, sort_keys=True))
     else:
         print(f"{result.engine}: {result.status.value} in {result.seconds:.2f} s")
         if result.reason:
             print(f"  {result.reason}")
-        for i, line in enumerate(result.plan_lines()):
-            print(f"{i:>3}  {line}")
+        for i, line in enumerate(result.plan_lines(), start=1):
+            print(f"{i:>3}  ({line})")
         if result.solved:
-            print("replay: " + ("reaches the goal" if valid else "DOES NOT reach the goal"))
+            print("check: " + ("valid" if valid else "NOT valid"))
     return 0 if result.solved and valid else 1

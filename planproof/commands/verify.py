@@ -1,9 +1,18 @@
-"""``planproof verify --domain D.pddl --problem P.pddl --plan PLAN``: replay a plan under
-a PDDL transition model with the generic simulator core, print a readable trace, stop at
-the first failing step with its unmet precondition and error class, and check the goal.
+"""``planproof verify``: check plans against a PDDL domain and problem with VAL's
+semantics (:mod:`planproof.pddl.validate`).
 
-Exit 0 when the plan is valid (every step runs and the goal holds), 1 when it is not, 2 on
-bad input (unreadable files, malformed PDDL or plan). ``--json`` prints the same as data.
+    planproof verify --domain D.pddl --problem P.pddl --plan PLAN [--plan PLAN2 ...]
+    planproof verify --cases CASES.jsonl          # many (domain, problem, plan) cases
+
+One plan: a readable trace (steps numbered from 1), the first failing step with its
+unmet preconditions, error class and a suggested repair, the goal, the metric. Several
+plans, or ``--cases``: one JSON line per plan on standard output (domains and problems
+are read once) and a summary on standard error. ``--lenient`` replays with the EAI
+simulators' reading instead (a step whose effects already hold is an *additional step*,
+a warning).
+
+Exit 0 when every plan is valid, 1 when one is not, 2 on bad input (unreadable files,
+malformed PDDL, a problem that does not fit its domain, an unreadable plan).
 unified-planning is never imported here.
 """
 
@@ -11,6 +20,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,18 +31,39 @@ EXIT_VALID, EXIT_INVALID, EXIT_BAD_INPUT = 0, 1, 2
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--domain", required=True, type=Path, help="PDDL domain file")
-    parser.add_argument("--problem", required=True, type=Path, help="PDDL problem file")
+    parser.add_argument("--domain", type=Path, help="PDDL domain file")
+    parser.add_argument("--problem", type=Path, help="PDDL problem file")
     parser.add_argument(
         "--plan",
-        required=True,
-        help="plan file (one action per line, or JSON); '-' reads standard input",
+        action="append",
+        help="plan file (one action per line, LLM text, planner output or JSON); '-' reads "
+        "standard input; repeat for several plans (then one JSON line per plan)",
+    )
+    parser.add_argument(
+        "--cases",
+        type=Path,
+        help="JSONL of cases {id, domain, problem, plan | plan_file}; relative paths are "
+        "read from the file's folder; one JSON line of results per case",
+    )
+    parser.add_argument(
+        "--lenient",
+        action="store_true",
+        help="EAI reading: a step whose precondition fails but whose effects already hold "
+        "is an additional step (a warning), not a failure",
+    )
+    parser.add_argument(
+        "--repair",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="search the shortest insertion (up to 3 actions) that makes a failing step "
+        "applicable (default: on for one plan, off for many)",
     )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
 
 class _Bad(BadInput):
-    """Bad input with the PDDL reader's position details (presented by ``planproof.cli``)."""
+    """Bad input with the PDDL reader's position details (presented by ``planproof.cli``;
+    in the batch form, on the case's own line)."""
 
     def __init__(self, message: str, detail: dict[str, Any] | None = None) -> None:
         extra = dict(detail or {})
@@ -41,8 +73,6 @@ class _Bad(BadInput):
 
 
 def _read(path: Path | str) -> str:
-    import sys
-
     try:
         if str(path) == "-":
             return sys.stdin.read()
@@ -51,49 +81,206 @@ def _read(path: Path | str) -> str:
         raise _Bad(f"cannot read {path}: {exc}") from None
 
 
-def load(domain_path: Path, problem_path: Path) -> tuple[Any, Any]:
-    """(Domain, Problem) from files; a problem that does not fit its domain is bad input."""
+def load(domain_path: Path, problem_path: Path, *, fold_case: bool = False) -> tuple[Any, Any]:
+    """(Domain, Problem) from files; a problem that does not fit its domain (unknown
+    predicate, function, object or type, wrong arity) is bad input."""
+    from dataclasses import replace
+
     from planproof.pddl.errors import PDDLSyntaxError
-    from planproof.pddl.reader import check_problem, read_domain, read_problem
+    from planproof.pddl.reader import check_problem, read_domain_file, read_problem
 
     try:
-        domain = read_domain(_read(domain_path))
+        df = read_domain_file(_read(domain_path), fold_case=fold_case)
+        domain = df.domain
     except PDDLSyntaxError as exc:
         raise _Bad(f"{domain_path}: {exc}", {**exc.to_dict(), "file": str(domain_path)}) from None
     try:
-        problem = read_problem(_read(problem_path))
+        problem = read_problem(_read(problem_path), fold_case=fold_case)
     except PDDLSyntaxError as exc:
         raise _Bad(f"{problem_path}: {exc}", {**exc.to_dict(), "file": str(problem_path)}) from None
-    issues = [i for i in check_problem(domain, problem) if not i.startswith("unknown predicate")]
+    if df.constants:
+        problem = replace(problem, constants={**df.constants, **problem.constants})
+    issues = check_problem(domain, problem)
     if issues:
-        raise _Bad(f"{problem_path} does not fit {domain_path}: " + "; ".join(issues[:5]))
+        raise _Bad(
+            f"{problem_path} does not fit {domain_path}: " + "; ".join(issues[:5]),
+            {
+                "error": "problem-does-not-fit",
+                "message": "; ".join(issues),
+                "file": str(problem_path),
+            },
+        )
     return domain, problem
 
 
-def run(args: argparse.Namespace) -> int:
-    from planproof.pddl.plan_io import PlanFormatError, read_plan
+class _Tasks:
+    """Domains and problems read once per path (the batch form's saving)."""
 
-    domain, problem = load(args.domain, args.problem)
+    def __init__(self) -> None:
+        self.domains: dict[Path, Any] = {}
+        self.tasks: dict[tuple[Path, Path], Any] = {}
+
+    def get(self, domain_path: Path, problem_path: Path) -> Any:
+        from planproof.pddl.validate import ValidationLimitError, compile_task
+
+        key = (domain_path, problem_path)
+        if key not in self.tasks:
+            domain, problem = load(domain_path, problem_path, fold_case=True)
+            try:
+                self.tasks[key] = compile_task(domain, problem)
+            except ValidationLimitError as exc:
+                raise _Bad(
+                    f"{domain_path}: {exc}", {"error": "too-large", "message": str(exc)}
+                ) from None
+        return self.tasks[key]
+
+
+def check_one(
+    tasks: _Tasks, domain_path: Path, problem_path: Path, plan_text: str, *, repair: bool
+) -> dict[str, Any]:
+    """The result of one plan as data (``ok`` False with the reason on bad input)."""
+    from planproof.pddl.plan_io import PlanFormatError, read_plan_text
+    from planproof.pddl.validate import validate
+
+    task = tasks.get(domain_path, problem_path)
     try:
-        steps = read_plan(_read(args.plan))
+        plan = read_plan_text(plan_text)
     except PlanFormatError as exc:
-        raise _Bad(f"plan: {exc}", {**exc.to_dict(), "file": str(args.plan)}) from None
-    from planproof.metrics.transition_modeling.replay import check_plan, pddl_task, to_actions
+        raise _Bad(f"plan: {exc}", exc.to_dict()) from None
+    v = validate(task, plan.steps, repair=repair)
+    return {"ok": True, **v.to_dict(), "notes": list(plan.notes)}
 
+
+def _lenient(args: argparse.Namespace, plan_text: str) -> tuple[dict[str, Any], bool]:
+    from planproof.metrics.transition_modeling.replay import check_plan, pddl_task, to_actions
+    from planproof.pddl.plan_io import PlanFormatError, read_plan_text
+
+    domain, problem = load(args.domain, args.problem, fold_case=True)
+    try:
+        plan = read_plan_text(plan_text)
+    except PlanFormatError as exc:
+        raise _Bad(f"plan: {exc}", exc.to_dict()) from None
+    steps = [(n.lower(), tuple(a.lower() for a in args)) for n, args in plan.steps]
     check = check_plan(pddl_task(domain, problem), to_actions(steps))
-    data = {"ok": True, "domain": str(args.domain), "problem": str(args.problem), **check.to_dict()}
+    data: dict[str, Any] = check.to_dict()
+    for s in data["trace"]:  # numbered from 1, as in the default reading
+        s["step"] += 1
+    if data["error"]:
+        data["error"]["step"] += 1
+        data["failed_step"] = data["error"]["step"]
+    return {"ok": True, **data, "notes": list(plan.notes)}, check.valid
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.cases is not None:
+        if args.plan or args.domain or args.problem:
+            raise _Bad("--cases replaces --domain, --problem and --plan")
+        return _run_cases(args)
+    if not (args.domain and args.problem and args.plan):
+        raise _Bad("give --domain, --problem and --plan (or --cases FILE)")
+    if len(args.plan) > 1:
+        return _run_many(args)
+    text = _read(args.plan[0])
+    if args.lenient:
+        data, valid = _lenient(args, text)
+    else:
+        repair = True if args.repair is None else args.repair
+        data = check_one(_Tasks(), args.domain, args.problem, text, repair=repair)
+        valid = bool(data["valid"])
+    data = {"domain": str(args.domain), "problem": str(args.problem), **data}
     if args.json:
         print(json.dumps(data, indent=2, sort_keys=True))
     else:
         _print_human(data)
-    return EXIT_VALID if check.valid else EXIT_INVALID
+    return EXIT_VALID if valid else EXIT_INVALID
+
+
+def _run_many(args: argparse.Namespace) -> int:
+    tasks = _Tasks()
+    cases = (
+        {"id": str(p), "domain": args.domain, "problem": args.problem, "plan_file": p}
+        for p in args.plan
+    )
+    return _batch(args, tasks, cases, Path("."))
+
+
+def _run_cases(args: argparse.Namespace) -> int:
+    base = args.cases.parent
+
+    def cases() -> Iterator[dict[str, Any]]:
+        try:
+            fh = args.cases.open(encoding="utf-8")
+        except OSError as exc:
+            yield {"_error": f"cannot read {args.cases}: {exc}", "id": str(args.cases)}
+            return
+        with fh:
+            for n, line in enumerate(fh, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    c = json.loads(line)
+                except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+                    yield {"_error": f"line {n}: not JSON ({exc})", "id": f"line {n}"}
+                    continue
+                if not isinstance(c, dict):
+                    yield {"_error": f"line {n}: a case is a JSON object", "id": f"line {n}"}
+                    continue
+                yield {"id": f"line {n}", **c}
+
+    return _batch(args, _Tasks(), cases(), base)
+
+
+def _batch(
+    args: argparse.Namespace, tasks: _Tasks, cases: Iterator[dict[str, Any]], base: Path
+) -> int:
+    """One JSON line per case on stdout; a summary on stderr; exit 2 if a case was bad
+    input, else 1 if one was invalid, else 0."""
+    counts = {"valid": 0, "invalid": 0, "bad_input": 0}
+    repair = bool(args.repair)
+    for c in cases:
+        out: dict[str, Any] = {"id": c.get("id")}
+        try:
+            if "_error" in c:
+                raise _Bad(str(c["_error"]))
+            fields = [c.get(k) for k in ("domain", "problem")]
+            if not all(isinstance(f, str | Path) for f in fields):
+                raise _Bad('a case needs "domain" and "problem" paths')
+            plan = c.get("plan")
+            if plan is None and isinstance(c.get("plan_file"), str | Path):
+                plan = _read(base / c["plan_file"])
+            if not isinstance(plan, str):
+                raise _Bad('a case needs "plan" (text) or "plan_file" (a path)')
+            out.update(
+                check_one(tasks, base / str(fields[0]), base / str(fields[1]), plan, repair=repair)
+            )
+            del out["trace"]
+            counts["valid" if out["valid"] else "invalid"] += 1
+        except _Bad as bad:
+            out.update(bad.to_dict())
+            counts["bad_input"] += 1
+        print(json.dumps(out, sort_keys=True))
+    total = sum(counts.values())
+    print(
+        f"{total} plans: {counts['valid']} valid, {counts['invalid']} invalid, "
+        f"{counts['bad_input']} bad input",
+        file=sys.stderr,
+    )
+    if total == 0:
+        print("error: no cases", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if counts["bad_input"]:
+        return EXIT_BAD_INPUT
+    return EXIT_INVALID if counts["invalid"] else EXIT_VALID
 
 
 def _print_human(data: dict[str, Any]) -> None:
+    for note in data.get("notes", []):
+        print(f"note: {note}")
     for s in data["trace"]:
         changes = [f"+{a}" for a in s["added"]] + [f"-{d}" for d in s["deleted"]]
+        changes += [f"{k}={v:g}" for k, v in s.get("changed", {}).items()]
         print(f"{s['step']:>3}  {s['action']:<40} {' '.join(changes)}")
-        if s["warning"]:
+        if s.get("warning"):
             print(f"     warning (additional step): {s['warning']}")
     err = data["error"]
     if err is not None:
@@ -101,9 +288,15 @@ def _print_human(data: dict[str, Any]) -> None:
         print(f"     {err['message']}")
         if err["unmet"]:
             print(f"     unmet: {', '.join(err['unmet'])}")
+        if err.get("repair"):
+            print(f"     repair: insert {' '.join(err['repair'])} before step {err['step']}")
+        elif err.get("repair_note"):
+            print(f"     repair: {err['repair_note']}")
     if data["goal_holds"]:
         print("goal: satisfied")
     else:
         print(f"goal: NOT satisfied; unmet: {', '.join(data['unmet_goal'])}")
+    if data.get("metric") is not None:
+        print(f"metric {data['metric_expression']}: {data['metric']:g}")
     verdict = "VALID" if data["valid"] else "INVALID"
     print(f"{verdict}: {data['executed']} of {data['steps']} steps executed")

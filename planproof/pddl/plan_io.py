@@ -1,12 +1,20 @@
 """Reading plans: one action per line (``walk_towards character shower``,
 ``(walk_towards character shower)`` or ``walk_towards(character, shower)``), or JSON (a
 list of such strings, of ``[name, arg, ...]`` lists, of ``{"action": ..., "args": [...]}``
-objects, or an object holding such a list under ``"plan"``)."""
+objects, or an object holding such a list under ``"plan"``).
+
+Plans written by LLMs come wrapped in prose, code fences and ``[PLAN]`` markers, and
+planners write ``(pick-up a) ; cost`` or ``0.000: (pick-up a) [1]``: when any line holds a
+parenthesised step, every parenthesised group is a step and the rest of the text is
+skipped with a note (:class:`PlanText`); a line that is neither is prose. A step that is
+there but malformed (``(pick-up a!)``) is never skipped: it raises
+:class:`PlanFormatError`."""
 
 from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from planproof.ltl.errors import check_text_length
@@ -17,18 +25,34 @@ PlanStep = tuple[str, tuple[str, ...]]
 MAX_LENGTH = 1_000_000
 _NAME = re.compile(r"^[A-Za-z_][\w.\-]*$")
 _CALL = re.compile(r"^([A-Za-z_][\w.\-]*)\s*\((.*)\)$")
+_GROUP = re.compile(r"\(([^()]*)\)")
+_PREFIX = re.compile(r"^\s*(?:step\s*)?\d+(?:\.\d+)?\s*[:.)]\s*", re.IGNORECASE)
+_SUFFIX = re.compile(r"\s*\[\d+(?:\.\d+)?\]\s*$")
+_MARKER = re.compile(r"^\s*\[[A-Za-z][A-Za-z _-]*\]\s*$")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_FILLER = re.compile(r"^[\s\-*>.,;:0-9\[\]]*$")
 
 
 class PlanFormatError(PDDLSyntaxError):
     """A plan that cannot be read, with the line (1-based) of the offending step."""
 
 
+@dataclass(frozen=True)
+class PlanText:
+    """A plan read from text: its steps, the source line of each, and what the tolerant
+    reading skipped or repaired (``notes``), so nothing is dropped silently."""
+
+    steps: tuple[PlanStep, ...]
+    lines: tuple[int, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
 def _step(text: str, line: int) -> PlanStep:
     s = text.strip().rstrip(",;")
-    s = re.sub(r"^\d+\s*[:.)]\s*", "", s)  # "0: (walk ...)" / "1. walk ..."
-    s = re.sub(r"\s*\[\d+(\.\d+)?\]$", "", s)  # a trailing duration or cost "[1]"
+    s = _PREFIX.sub("", s)  # "0: (walk ...)" / "1. walk ..." / "0.000: (a b)"
+    s = _SUFFIX.sub("", s)  # a trailing duration or cost "[1]"
     if s.startswith("(") and s.endswith(")"):
-        parts = s[1:-1].split()
+        parts = s[1:-1].replace(",", " ").split()
     elif m := _CALL.match(s):
         parts = [m.group(1), *(a.strip() for a in m.group(2).split(",") if a.strip())]
     else:
@@ -47,27 +71,77 @@ def _step(text: str, line: int) -> PlanStep:
     return parts[0], tuple(parts[1:])
 
 
-def read_plan(text: str) -> tuple[PlanStep, ...]:
-    """The steps of a plan given as text or JSON (see the module docstring); blank lines
-    and ``;`` or ``#`` comments are skipped."""
+def _short(text: str, n: int = 60) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def read_plan_text(text: str) -> PlanText:
+    """Read a plan tolerantly (see :func:`read_plan`): code fences, ``[PLAN]`` markers,
+    prose around parenthesised steps, numbering (``1.``, ``Step 2:``, ``0.000:``) and
+    planner comments (``; cost = 6``) are skipped, each with a note; the reading stops at
+    a ``[... END]`` marker."""
     check_text_length(
         text, caller="read_plan", what="plan", max_length=MAX_LENGTH, error=PlanFormatError
     )
     stripped = text.strip()
-    if stripped.startswith(("[", "{")):
+    if stripped.startswith(("[", "{")) and not _MARKER.match(stripped.splitlines()[0]):
         try:
             doc = json.loads(stripped)
         except json.JSONDecodeError as exc:
             raise PlanFormatError(
                 f"invalid JSON: {exc.msg}", line=exc.lineno, column=exc.colno, kind="bad-json"
             ) from None
-        return _from_json(doc)
-    out: list[PlanStep] = []
+        found = _from_json(doc)
+        return PlanText(found, tuple(range(1, len(found) + 1)))
+    notes: list[str] = []
+    rows: list[tuple[int, str]] = []
     for i, raw in enumerate(text.splitlines(), start=1):
+        if _FENCE.match(raw):
+            notes.append(f"line {i}: code fence skipped")
+            continue
+        if _MARKER.match(raw):
+            if raw.strip().upper().rstrip("]").endswith("END") and rows:
+                notes.append(f"line {i}: {raw.strip()} ends the plan")
+                break
+            notes.append(f"line {i}: marker {raw.strip()} skipped")
+            continue
         line = raw.split(";", 1)[0].split("#", 1)[0].strip()
         if line:
-            out.append(_step(line, i))
-    return tuple(out)
+            rows.append((i, line))
+    parenthesised = any(
+        _GROUP.search(line) and not _CALL.match(_PREFIX.sub("", line)) for _, line in rows
+    )
+    steps: list[PlanStep] = []
+    lines: list[int] = []
+    for i, line in rows:
+        body = _SUFFIX.sub("", _PREFIX.sub("", line))
+        if not parenthesised or _CALL.match(body):
+            steps.append(_step(line, i))
+            lines.append(i)
+            continue
+        groups = _GROUP.findall(line)
+        if not groups and _PREFIX.match(line) and all(_NAME.match(w) for w in body.split()):
+            steps.append(_step(line, i))  # a numbered bare step among parenthesised ones
+            lines.append(i)
+            continue
+        if not groups:
+            notes.append(f"line {i}: prose skipped: {_short(line)!r}")
+            continue
+        rest = _GROUP.sub(" ", line)
+        if not _FILLER.match(rest):
+            notes.append(f"line {i}: text around the step skipped: {_short(rest)!r}")
+        for g in groups:
+            steps.append(_step(f"({g})", i))
+            lines.append(i)
+    return PlanText(tuple(steps), tuple(lines), tuple(notes))
+
+
+def read_plan(text: str) -> tuple[PlanStep, ...]:
+    """The steps of a plan given as text or JSON (see the module docstring); blank lines
+    and ``;`` or ``#`` comments are skipped. :func:`read_plan_text` also returns what the
+    tolerant reading skipped."""
+    return read_plan_text(text).steps
 
 
 def _from_json(doc: Any) -> tuple[PlanStep, ...]:

@@ -106,11 +106,88 @@ def plan(
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
     t0 = time.perf_counter()
-    if engine == "pyperplan":
+    why = planning_refusal(domain, problem)
+    if why:
+        res = PlanResult(engine, PlanStatus.UNSUPPORTED, reason=why)
+    elif engine == "pyperplan":
         res = _pyperplan(domain, problem, timeout)
     else:
-        res = _fast_downward(domain, problem, timeout)
+        res = _bounded(_fast_downward, domain, problem, timeout)
     return dataclasses.replace(res, seconds=time.perf_counter() - t0)
+
+
+MAX_GROUNDING = 20_000_000
+"""Most ground actions (the sum over operators of the product of their parameters'
+object counts, before any pruning) a problem may have to be planned."""
+
+
+def grounding_size(domain: Domain, problem: Problem) -> int:
+    """The number of ground actions before pruning (see :data:`MAX_GROUNDING`)."""
+    counts: dict[str, int] = {}
+    objs = {**problem.constants, **problem.objects}
+    for t in objs.values():
+        for m in domain.members(t):
+            for a in domain.ancestors(m) if m in domain.types else (m,):
+                counts[a] = counts.get(a, 0) + 1
+    total = 0
+    for op in domain.operators.values():
+        n = 1
+        for p in op.params:
+            n *= (
+                len(objs)
+                if p.type == "object"
+                else sum(counts.get(m, 0) for m in domain.members(p.type))
+            )
+        total += n
+    return total
+
+
+def planning_refusal(domain: Domain, problem: Problem) -> str:
+    """Why the planners cannot take this task ("" when they can): numeric conditions
+    and derived predicates have no planning form here (action costs are dropped: the
+    plan found is valid, not necessarily cheapest), and tasks over
+    :data:`MAX_GROUNDING` ground actions are refused up front."""
+    if domain.numeric or problem.numeric:
+        return "numeric conditions are not supported by the planners (action costs are)"
+    if domain.derived:
+        return "derived predicates are not supported by the planners"
+    n = grounding_size(domain, problem)
+    if n > MAX_GROUNDING:
+        return f"{n:,} ground actions, over the limit of {MAX_GROUNDING:,}"
+    return ""
+
+
+def _bounded(solve: Any, domain: Domain, problem: Problem, timeout: float) -> PlanResult:
+    """``solve(domain, problem, timeout)`` in a child process in its own process group,
+    killed with everything it started once ``timeout`` seconds have passed: building the
+    model and the planner's translator count against the limit too."""
+    import signal
+
+    ctx: Any = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+    q: Any = ctx.Queue()
+    proc = ctx.Process(target=_bounded_child, args=(solve, domain, problem, timeout, q))
+    proc.start()
+    try:
+        res: PlanResult = q.get(timeout=timeout + 1.0)
+    except queue.Empty:
+        res = PlanResult("fast-downward", PlanStatus.TIMEOUT, reason=f"no plan within {timeout} s")
+    finally:
+        if proc.is_alive() and proc.pid is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
+        proc.join(5)
+        q.close()
+        q.join_thread()
+    return res
+
+
+def _bounded_child(solve: Any, domain: Domain, problem: Problem, timeout: float, q: Any) -> None:
+    with contextlib.suppress(OSError):
+        os.setpgid(0, 0)
+    try:
+        q.put(solve(domain, problem, timeout))
+    except Exception as exc:  # reported to the parent as a typed status
+        q.put(PlanResult("fast-downward", PlanStatus.ERROR, reason=_short(exc)))
 
 
 def _up(module: str) -> Any:

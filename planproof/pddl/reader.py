@@ -3,22 +3,44 @@
 
 The reader is the bounded s-expression reader of ``planproof.ltl.bddl`` plus the condition
 and effect readers of :mod:`planproof.pddl.sexpr_io`, so a malformed file fails with a
-positioned :class:`PDDLSyntaxError` rather than a crash. It reads the PDDL the EAI data
-uses (typing, negative and disjunctive conditions, quantifiers, conditional effects,
-equality); numeric fluents and durative actions are rejected by name.
+positioned :class:`PDDLSyntaxError` rather than a crash. It reads classical PDDL 2.1 levels
+1-2 and the parts of PDDL 2.2 a sequential plan needs: typing (with ``either``),
+negative and disjunctive conditions, quantifiers, conditional effects, equality, numeric
+fluents and action costs (``:functions``, ``increase`` ..., ``:metric``) and derived
+predicates. Durative actions, processes, events, timed initial literals and
+constraints are refused by name (kind ``unsupported``).
+
+PDDL is case-insensitive: with ``fold_case`` every name is read lower-cased (what VAL
+and the planners do; ``planproof verify`` reads that way), so an upper-case problem
+meets a lower-case plan. A ``?`` glued to a name (``(aircraft?a)``) starts a variable.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from planproof.ltl.ast import Atom, Const, Formula
+from planproof.ltl.ast import Atom, Const, Formula, walk
 from planproof.ltl.bddl.reader import read_sexprs
-from planproof.ltl.bddl.sexpr import SAtom, SExpr, SList, head
+from planproof.ltl.bddl.sexpr import SAtom, SExpr, SList, head, sexpr_to_text
 from planproof.pddl.errors import PDDLSyntaxError
-from planproof.pddl.schema import Domain, Operator, Param
-from planproof.pddl.sexpr_io import read_condition, read_effect
+from planproof.pddl.numeric import (
+    FluentRef,
+    GroundFluent,
+    Metric,
+    NumericEffect,
+    expr_text,
+)
+from planproof.pddl.schema import Derived, Domain, Operator, Param, all_effects
+from planproof.pddl.sexpr_io import (
+    NumericTable,
+    read_condition,
+    read_effect,
+    read_expression,
+    read_number,
+    type_name,
+)
 
 ROOT_TYPE = "object"
 
@@ -39,6 +61,9 @@ class Problem:
     goal: Formula
     negative_init: int = 0
     constants: Mapping[str, str] = field(default_factory=dict)
+    numeric_init: Mapping[GroundFluent, float] = field(default_factory=dict)
+    numeric: NumericTable = field(default_factory=dict)
+    metric: Metric | None = None
 
     def objects_with_types(self) -> dict[str, frozenset[str]]:
         return {o: frozenset({t}) for o, t in {**self.constants, **self.objects}.items()}
@@ -58,7 +83,12 @@ def _err(message: str, at: SExpr | None, kind: str = "pddl", text: str = "") -> 
     return PDDLSyntaxError(message, line=line, column=col, kind=kind, text=text)
 
 
+_GLUED_VARIABLE = re.compile(r"(?<=[^\s()?;])\?")
+
+
 def _read_one(text: str, what: str) -> SList:
+    if "?" in text:
+        text = _GLUED_VARIABLE.sub(" ?", text)
     try:
         items = read_sexprs(text, max_length=MAX_LENGTH)
     except PDDLSyntaxError:
@@ -103,12 +133,10 @@ def _typed_names(items: tuple[SExpr, ...], text: str) -> list[tuple[str, str]]:
         if not isinstance(it, SAtom):
             raise _err("expected a name", it, "typed-list", text)
         if it.text == "-":
-            typ = items[i + 1] if i + 1 < len(items) else None
-            if not isinstance(typ, SAtom) or not pending:
+            t = type_name(items[i + 1]) if i + 1 < len(items) else None
+            if t is None or not pending:
                 raise _err("'-' must follow names and precede a type", it, "typed-list", text)
-            if typ.text.lower() == "either":
-                raise _err("(either ...) types are not supported", typ, "unsupported", text)
-            out.extend((n, typ.text.lower()) for n in pending)
+            out.extend((n, t) for n in pending)
             pending = []
             i += 2
             continue
@@ -128,17 +156,26 @@ def _sections(define: SList, text: str) -> dict[str, list[SList]]:
     return out
 
 
-_UNSUPPORTED = (":functions", ":durative-action", ":derived", ":process", ":event")
+_UNSUPPORTED = {
+    ":durative-action": "durative actions (PDDL 2.1 level 3) are not supported: planproof "
+    "validates sequential plans",
+    ":process": "processes (PDDL+) are not supported",
+    ":event": "events (PDDL+) are not supported",
+    ":constraints": "constraints (PDDL3) are not supported",
+}
 
 
-def read_domain_file(text: str) -> DomainFile:
-    """Read a PDDL domain (``(define (domain NAME) ...)``)."""
+def read_domain_file(text: str, *, fold_case: bool = False) -> DomainFile:
+    """Read a PDDL domain (``(define (domain NAME) ...)``); ``fold_case`` reads every
+    name lower-cased (see the module docstring)."""
+    if fold_case:
+        text = text.lower()
     define = _read_one(text, "domain")
     name = _name_of(define, "domain", text)
     sec = _sections(define, text)
-    for s in _UNSUPPORTED:
+    for s, why in _UNSUPPORTED.items():
         if s in sec:
-            raise _err(f"{s} is not supported", sec[s][0], "unsupported", text)
+            raise _err(why, sec[s][0], "unsupported", text)
     requirements = tuple(
         a.text.lower()
         for e in sec.get(":requirements", [])
@@ -172,27 +209,152 @@ def read_domain_file(text: str) -> DomainFile:
             predicates[pname] = tuple(t for _, t in params)
             for _, t in params:
                 types.setdefault(t, ROOT_TYPE)
+    functions = _functions(sec.get(":functions", []), text)
+    numeric: NumericTable = {}
     operators: dict[str, Operator] = {}
+    lowered: set[str] = set()
     for e in sec.get(":action", []):
-        op = _read_action(e, text)
-        if op.name.lower() in {k.lower() for k in operators}:
+        op = _read_action(e, text, numeric)
+        if op.name.lower() in lowered:
             raise _err(f"action {op.name} declared twice", e, "duplicate", text)
+        lowered.add(op.name.lower())
         for param in op.params:
             types.setdefault(param.type, ROOT_TYPE)
         operators[op.name] = op
+    derived = _derived(sec.get(":derived", []), predicates, numeric, text)
+    for t in [t for t in types if t.startswith("(either ")]:
+        types.update({m: ROOT_TYPE for m in t[len("(either ") : -1].split() if m not in types})
     try:
-        domain = Domain(name, types, predicates, operators)
+        domain = Domain(
+            name,
+            types,
+            predicates,
+            operators,
+            functions=functions,
+            numeric=numeric,
+            derived=derived,
+        )
     except ValueError as exc:
         raise _err(str(exc), define, "inconsistent-domain", text) from None
+    _check_functions(domain, numeric, define, text)
     return DomainFile(domain, requirements, constants)
 
 
-def read_domain(text: str) -> Domain:
+def _functions(sections: list[SList], text: str) -> dict[str, tuple[str, ...]]:
+    """``(:functions (f ?x - t) - number (g))`` → {f: (t,), g: ()}; only ``number``
+    functions (PDDL 3.1 object fluents are refused)."""
+    out: dict[str, tuple[str, ...]] = {}
+    for e in sections:
+        items = e.items[1:]
+        i = 0
+        while i < len(items):
+            it = items[i]
+            if isinstance(it, SAtom) and it.text == "-":
+                t = items[i + 1] if i + 1 < len(items) else None
+                if not isinstance(t, SAtom) or t.text.lower() not in ("number", "int", "float"):
+                    raise _err("only numeric functions are supported", t or it, "unsupported", text)
+                i += 2
+                continue
+            if not isinstance(it, SList) or head(it) is None:
+                raise _err("expected (function ?x - type ...)", it, "bad-function", text)
+            fname = head(it)
+            assert fname is not None
+            params = _typed_names(it.items[1:], text)
+            if any(not v.startswith("?") for v, _ in params):
+                raise _err("function parameters are ?variables", it, "bad-function", text)
+            if fname in out:
+                raise _err(f"function {fname} declared twice", it, "duplicate", text)
+            out[fname] = tuple(t for _, t in params)
+            i += 1
+    return out
+
+
+def _derived(
+    sections: list[SList],
+    predicates: dict[str, tuple[str, ...]],
+    numeric: NumericTable,
+    text: str,
+) -> dict[str, Derived]:
+    """``(:derived (p ?x - t) condition)`` rules; a predicate the rule defines but
+    ``:predicates`` omits is declared from the rule. Recursive rules are refused (their
+    least fixpoint is not computed)."""
+    out: dict[str, Derived] = {}
+    for e in sections:
+        if len(e.items) != 3 or not isinstance(e.items[1], SList) or head(e.items[1]) is None:
+            raise _err("expected (:derived (p ?x ...) CONDITION)", e, "bad-derived", text)
+        p = e.items[1]
+        pname = head(p)
+        assert pname is not None and isinstance(p, SList)
+        params = tuple(Param(v[1:], t) for v, t in _typed_names(p.items[1:], text))
+        if pname in out:
+            raise _err(f"derived predicate {pname} has two rules", e, "unsupported", text)
+        try:
+            cond = read_condition(e.items[2], {q.name for q in params}, numeric)
+        except PDDLSyntaxError as exc:
+            raise PDDLSyntaxError(
+                f"derived {pname}: {exc.message}", line=exc.line, column=exc.column,
+                kind=exc.kind, text=text,
+            ) from None  # fmt: skip
+        predicates.setdefault(pname, tuple(q.type for q in params))
+        out[pname] = Derived(params, cond)
+    uses = {
+        k: {f.pred for f in walk(d.condition) if isinstance(f, Atom) and f.pred in out}
+        for k, d in out.items()
+    }
+    for k in out:
+        seen, stack = set(), list(uses[k])
+        while stack:
+            q = stack.pop()
+            if q == k:
+                raise _err(
+                    f"derived predicate {k} is recursive; recursive rules are not supported",
+                    sections[0],
+                    "unsupported",
+                    text,
+                )
+            if q not in seen:
+                seen.add(q)
+                stack.extend(uses[q])
+    return out
+
+
+def _check_functions(domain: Domain, numeric: NumericTable, at: SExpr, text: str) -> None:
+    refs: list[FluentRef] = []
+    for c in numeric.values():
+        refs.extend(_refs(c.left) + _refs(c.right))
+    for op in domain.operators.values():
+        for e in all_effects(op.effects):
+            if isinstance(e, NumericEffect):
+                refs.extend([e.fluent, *_refs(e.value)])
+    for r in refs:
+        if r.name not in domain.functions:
+            raise _err(f"unknown function {r.name}", at, "unknown-function", text)
+        if len(r.args) != len(domain.functions[r.name]):
+            raise _err(
+                f"function {r.name} takes {len(domain.functions[r.name])} arguments, "
+                f"got {len(r.args)}",
+                at,
+                "unknown-function",
+                text,
+            )
+
+
+def _refs(e: object) -> list[FluentRef]:
+    from planproof.pddl.numeric import BinOp
+
+    if isinstance(e, FluentRef):
+        return [e]
+    if isinstance(e, BinOp):
+        return _refs(e.left) + _refs(e.right)
+    return []
+
+
+def read_domain(text: str, *, fold_case: bool = False) -> Domain:
     """The :class:`Domain` of a PDDL domain file."""
-    return read_domain_file(text).domain
+    return read_domain_file(text, fold_case=fold_case).domain
 
 
-def _read_action(e: SList, text: str) -> Operator:
+def _read_action(e: SList, text: str, numeric: NumericTable | None = None) -> Operator:
     if len(e.items) < 2 or not isinstance(e.items[1], SAtom):
         raise _err("(:action NAME ...) needs a name", e, "bad-action", text)
     name = e.items[1].text
@@ -212,7 +374,9 @@ def _read_action(e: SList, text: str) -> Operator:
     pre = fields.get(":precondition", SList(()))
     eff = fields.get(":effect", SList(()))
     try:
-        return Operator(name, params, read_condition(pre, scope), read_effect(eff, scope))
+        return Operator(
+            name, params, read_condition(pre, scope, numeric), read_effect(eff, scope, numeric)
+        )
     except PDDLSyntaxError as exc:
         raise PDDLSyntaxError(
             f"action {name}: {exc.message}",
@@ -238,11 +402,16 @@ def _params(e: SExpr, action: str, text: str) -> tuple[Param, ...]:
     return tuple(out)
 
 
-def read_problem(text: str) -> Problem:
+def read_problem(text: str, *, fold_case: bool = False) -> Problem:
     """Read a PDDL problem (``(define (problem NAME) (:domain D) ...)``)."""
+    if fold_case:
+        text = text.lower()
     define = _read_one(text, "problem")
     name = _name_of(define, "problem", text)
     sec = _sections(define, text)
+    for s, why in _UNSUPPORTED.items():
+        if s in sec:
+            raise _err(why, sec[s][0], "unsupported", text)
     dom = sec.get(":domain")
     if not dom or len(dom[0].items) != 2 or not isinstance(dom[0].items[1], SAtom):
         raise _err("a problem needs (:domain NAME)", define, "bad-problem", text)
@@ -254,6 +423,7 @@ def read_problem(text: str) -> Problem:
                 raise _err(f"object {o} declared with two types", e, "duplicate", text)
             objects[o] = t
     init: set[Atom] = set()
+    values: dict[GroundFluent, float] = {}
     negative = 0
     for e in sec.get(":init", []):
         for f in e.items[1:]:
@@ -263,7 +433,22 @@ def read_problem(text: str) -> Problem:
             if h == "not":
                 negative += 1
                 continue
-            if h in {"=", "and", "or", "forall", "exists", "when", "at"}:
+            if h == "at" and len(f.items) == 3 and read_number(f.items[1]) is not None:
+                raise _err(
+                    "timed initial literals (at TIME fact) are not supported",
+                    f,
+                    "unsupported",
+                    text,
+                )
+            if h == "=" and len(f.items) == 3 and isinstance(f.items[1], SList):
+                g, v = _numeric_fact(f, text)
+                if g in values and values[g] != v:
+                    raise _err(
+                        f"{sexpr_to_text(f.items[1])} given two values", f, "duplicate", text
+                    )
+                values[g] = v
+                continue
+            if h in {"=", "and", "or", "forall", "exists", "when"}:
                 raise _err(f"({h} ...) is not supported in :init", f, "unsupported", text)
             args: list[Const] = []
             for a in f.items[1:]:
@@ -274,13 +459,52 @@ def read_problem(text: str) -> Problem:
     goals = sec.get(":goal", [])
     if len(goals) != 1 or len(goals[0].items) != 2:
         raise _err("a problem needs one (:goal CONDITION)", define, "bad-goal", text)
+    numeric: NumericTable = {}
     try:
-        goal = read_condition(goals[0].items[1])
+        goal = read_condition(goals[0].items[1], (), numeric)
     except PDDLSyntaxError as exc:
         raise PDDLSyntaxError(
             f"goal: {exc.message}", line=exc.line, column=exc.column, kind=exc.kind, text=text
         ) from None
-    return Problem(name, domain_name, objects, frozenset(init), goal, negative)
+    return Problem(
+        name,
+        domain_name,
+        objects,
+        frozenset(init),
+        goal,
+        negative,
+        numeric_init=values,
+        numeric=numeric,
+        metric=_metric(sec.get(":metric", []), text),
+    )
+
+
+def _numeric_fact(f: SList, text: str) -> tuple[GroundFluent, float]:
+    """``(= (f a b) 3)`` in ``:init``."""
+    term, value = f.items[1], read_number(f.items[2])
+    assert isinstance(term, SList)
+    name = head(term)
+    if name is None or value is None or not all(isinstance(a, SAtom) for a in term.items[1:]):
+        raise _err("expected (= (function object ...) NUMBER)", f, "bad-init", text)
+    return (name, tuple(a.text for a in term.items[1:] if isinstance(a, SAtom))), value
+
+
+def _metric(sections: list[SList], text: str) -> Metric | None:
+    if not sections:
+        return None
+    e = sections[0]
+    if len(sections) > 1 or len(e.items) != 3 or not isinstance(e.items[1], SAtom):
+        raise _err("expected (:metric minimize|maximize EXPRESSION)", e, "bad-metric", text)
+    direction = e.items[1].text.lower()
+    if direction not in ("minimize", "maximize"):
+        raise _err("a metric is minimize or maximize", e.items[1], "bad-metric", text)
+    try:
+        expr = read_expression(e.items[2], frozenset())
+    except PDDLSyntaxError as exc:
+        raise PDDLSyntaxError(
+            f"metric: {exc.message}", line=exc.line, column=exc.column, kind=exc.kind, text=text
+        ) from None
+    return Metric(direction, expr, f"({direction} {expr_text(expr)})")
 
 
 def check_problem(domain: Domain, problem: Problem) -> list[str]:
@@ -295,7 +519,7 @@ def check_problem(domain: Domain, problem: Problem) -> list[str]:
 
     atoms = list(problem.init) + [f for f in walk(problem.goal) if isinstance(f, Atom)]
     for a in atoms:
-        if a.pred == "=":
+        if a.pred == "=" or a.pred.startswith("#"):
             continue
         if a.pred not in domain.predicates:
             out.append(f"unknown predicate {a.pred}")
@@ -306,6 +530,12 @@ def check_problem(domain: Domain, problem: Problem) -> list[str]:
         for arg in a.args:
             if isinstance(arg, Const) and arg.name not in known:
                 out.append(f"undeclared object {arg.name}")
+    for (f, args), _ in problem.numeric_init.items():
+        if f not in domain.functions:
+            out.append(f"unknown function {f}")
+        elif len(args) != len(domain.functions[f]):
+            out.append(f"{f} takes {len(domain.functions[f])} arguments, got {len(args)}")
+        out.extend(f"undeclared object {o}" for o in args if o not in known)
     return sorted(set(out))
 
 

@@ -15,6 +15,7 @@ from functools import cached_property
 from typing import TypeAlias
 
 from planproof.ltl.ast import Atom, Binder, Formula, Var, walk
+from planproof.pddl.numeric import NUMERIC_PREFIX, Comparison, NumericEffect
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +56,15 @@ class ForallEffect:
     effects: tuple[Effect, ...]
 
 
-Effect: TypeAlias = Add | Delete | When | ForallEffect
+Effect: TypeAlias = Add | Delete | When | ForallEffect | NumericEffect
+
+
+@dataclass(frozen=True)
+class Derived:
+    """A derived predicate's rule ``(:derived (p ?x - t) condition)``."""
+
+    params: tuple[Param, ...]
+    condition: Formula
 
 
 def effect_atoms(effects: Iterable[Effect]) -> Iterator[tuple[Atom, bool]]:
@@ -113,6 +122,9 @@ class Domain:
     predicates: Mapping[str, tuple[str, ...]]
     operators: Mapping[str, Operator]
     action_predicates: frozenset[str] = field(default_factory=frozenset)
+    functions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    numeric: Mapping[str, Comparison] = field(default_factory=dict)
+    derived: Mapping[str, Derived] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for op in self.operators.values():
@@ -120,7 +132,7 @@ class Domain:
                 if p.type not in self.types:
                     raise ValueError(f"operator {op.name}: unknown type {p.type!r}")
             for atom in _schema_atoms(op):
-                if atom.pred == "=":
+                if atom.pred == "=" or atom.pred.startswith(NUMERIC_PREFIX):
                     continue
                 if atom.pred not in self.predicates:
                     raise ValueError(f"operator {op.name}: unknown predicate {atom.pred!r}")
@@ -131,6 +143,26 @@ class Domain:
                     )
 
     @cached_property
+    def has_numbers(self) -> bool:
+        """Whether some operator reads or writes a numeric fluent."""
+        return bool(self.numeric) or any(
+            isinstance(e, NumericEffect)
+            for op in self.operators.values()
+            for e in all_effects(op.effects)
+        )
+
+    def members(self, type_name: str) -> tuple[str, ...]:
+        """The types an ``(either a b)`` type stands for (the type itself otherwise)."""
+        if type_name.startswith("(either "):
+            return tuple(type_name[len("(either ") : -1].split())
+        return (type_name,)
+
+    def is_subtype(self, sub: str, sup: str) -> bool:
+        """Whether an object of type ``sub`` may stand where ``sup`` is asked for."""
+        wanted = set(self.members(sup))
+        return all(wanted & set(self.ancestors(m)) for m in self.members(sub))
+
+    @cached_property
     def fluents(self) -> frozenset[str]:
         """Predicates some effect changes: the dynamic part of a state."""
         return frozenset(
@@ -139,8 +171,9 @@ class Domain:
 
     @cached_property
     def static_predicates(self) -> frozenset[str]:
-        """Predicates no effect changes: object properties (affordances)."""
-        return frozenset(self.predicates) - self.fluents
+        """Predicates no effect changes: object properties (affordances). Derived
+        predicates are not static (their rule reads the state)."""
+        return frozenset(self.predicates) - self.fluents - frozenset(self.derived)
 
     def ancestors(self, type_name: str) -> tuple[str, ...]:
         """``type_name`` and its ancestors, nearest first."""
@@ -158,6 +191,15 @@ class Domain:
     @cached_property
     def _by_key(self) -> dict[str, Operator]:
         return {_key(n): op for n, op in self.operators.items()}
+
+
+def all_effects(effects: Iterable[Effect]) -> Iterator[Effect]:
+    stack: list[Effect] = list(effects)
+    while stack:
+        e = stack.pop()
+        yield e
+        if isinstance(e, When | ForallEffect):
+            stack.extend(e.effects)
 
 
 def _key(name: str) -> str:

@@ -8,6 +8,7 @@ positioned :class:`PDDLSyntaxError`, never with a crash or a deep recursion.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 
 from planproof.ltl.ast import (
@@ -29,7 +30,24 @@ from planproof.ltl.ast import (
 from planproof.ltl.bddl.reader import read_sexpr
 from planproof.ltl.bddl.sexpr import SAtom, SExpr, SList, head, sexpr_to_text
 from planproof.pddl.errors import PDDLSyntaxError
+from planproof.pddl.numeric import (
+    ASSIGNMENTS,
+    COMPARATORS,
+    OPERATORS,
+    BinOp,
+    Comparison,
+    FluentRef,
+    Num,
+    NumericEffect,
+    NumExpr,
+    comparison_atom,
+    expr_vars,
+)
 from planproof.pddl.schema import Add, Delete, Effect, ForallEffect, Param, When
+
+NumericTable = dict[str, Comparison]
+"""Collects the comparisons a formula's reserved ``#`` atoms stand for (see
+:mod:`planproof.pddl.numeric`); ``None`` where numbers are not allowed (EAI operators)."""
 
 
 def _error(message: str, at: SExpr | None, kind: str = "pddl") -> PDDLSyntaxError:
@@ -64,6 +82,22 @@ def read_parameters(text: str | SExpr) -> tuple[Param, ...]:
     return _typed_list(e.items, e)
 
 
+def type_name(typ: SExpr | None) -> str | None:
+    """A type after ``-``: a name, or ``(either a b ...)`` as the name ``(either a b)``
+    (see :meth:`planproof.pddl.schema.Domain.members`); None when it is neither."""
+    if isinstance(typ, SAtom):
+        return typ.text.lower()
+    if (
+        isinstance(typ, SList)
+        and head(typ) == "either"
+        and len(typ.items) > 1
+        and all(isinstance(t, SAtom) for t in typ.items[1:])
+    ):
+        names = sorted({t.text.lower() for t in typ.items[1:] if isinstance(t, SAtom)})
+        return names[0] if len(names) == 1 else "(either " + " ".join(names) + ")"
+    return None
+
+
 def _typed_list(items: Iterable[SExpr], at: SExpr) -> tuple[Param, ...]:
     out: list[Param] = []
     pending: list[str] = []
@@ -72,10 +106,10 @@ def _typed_list(items: Iterable[SExpr], at: SExpr) -> tuple[Param, ...]:
         if not isinstance(item, SAtom):
             raise _error("expected a variable", item, "parameters")
         if item.text == "-":
-            typ = next(it, None)
-            if not isinstance(typ, SAtom) or not pending:
+            t = type_name(next(it, None))
+            if t is None or not pending:
                 raise _error("'-' must follow variables and precede a type", item, "parameters")
-            out.extend(Param(v, typ.text.lower()) for v in pending)
+            out.extend(Param(v, t) for v in pending)
             pending = []
         elif item.text.startswith("?") and len(item.text) > 1:
             pending.append(item.text[1:])
@@ -113,13 +147,64 @@ def _binders(e: SExpr, scope: frozenset[str]) -> tuple[tuple[Binder, ...], froze
     return tuple(Binder(p.name, p.type) for p in params), scope | {p.name for p in params}
 
 
-def read_condition(text: str | SExpr, scope: Iterable[str] = ()) -> Formula:
+def read_condition(
+    text: str | SExpr, scope: Iterable[str] = (), numeric: NumericTable | None = None
+) -> Formula:
     """A PDDL goal description (and/or/not/imply/exists/forall/=/atoms) as a formula;
-    ``scope`` holds the parameter names a ``?x`` may refer to."""
-    return _cond(_as_sexpr(text), frozenset(scope))
+    ``scope`` holds the parameter names a ``?x`` may refer to. With a ``numeric`` table,
+    comparisons of numeric expressions are read too (and recorded there)."""
+    return _cond(_as_sexpr(text), frozenset(scope), numeric)
 
 
-def _cond(e: SExpr, scope: frozenset[str]) -> Formula:
+def _numeric_comparison(e: SList) -> bool:
+    """``(= ?a ?b)`` between objects is equality; with a number or a function term on
+    either side it is a numeric comparison."""
+    h = head(e)
+    if h not in COMPARATORS or len(e.items) != 3:
+        return False
+    if h != "=":
+        return True
+    return any(isinstance(a, SList) or read_number(a) is not None for a in e.items[1:])
+
+
+def read_number(a: SExpr) -> float | None:
+    if not isinstance(a, SAtom):
+        return None
+    try:
+        v = float(a.text)
+    except ValueError:
+        return None
+    return v if math.isfinite(v) else None
+
+
+def read_expression(e: SExpr, scope: frozenset[str]) -> NumExpr:
+    """A numeric expression: a number, a function term ``(f ?x c)``, ``(+ a b)``,
+    ``(- a b)``, ``(- a)``, ``(* a b)``, ``(/ a b)``."""
+    if isinstance(e, SAtom):
+        v = read_number(e)
+        if v is None:
+            # a 0-ary function may be written without parentheses by some generators
+            if e.text.startswith("?"):
+                raise _error(f"expected a number or a function, got {e.text!r}", e, "numeric")
+            return FluentRef(e.text.lower())
+        return Num(v)
+    h = head(e)
+    if h is None:
+        raise _error("a numeric expression must start with a name", e, "numeric")
+    args = e.items[1:]
+    if h in OPERATORS:
+        if h == "-" and len(args) == 1:
+            return BinOp("-", Num(0.0), read_expression(args[0], scope))
+        if len(args) < 2:
+            raise _error(f"'{h}' takes two numeric expressions", e, "numeric")
+        out = read_expression(args[0], scope)
+        for a in args[1:]:
+            out = BinOp(h, out, read_expression(a, scope))
+        return out
+    return FluentRef(h, tuple(_term(a, scope) for a in args))
+
+
+def _cond(e: SExpr, scope: frozenset[str], numeric: NumericTable | None = None) -> Formula:
     if isinstance(e, SAtom):
         raise _error(f"expected a parenthesised condition, got {e.text!r}", e, "condition")
     if not e.items:
@@ -129,38 +214,51 @@ def _cond(e: SExpr, scope: frozenset[str]) -> Formula:
         raise _error("a condition must start with a name", e, "condition")
     args = e.items[1:]
     if h == "and":
-        parts = [_cond(a, scope) for a in args]
+        parts = [_cond(a, scope, numeric) for a in args]
         return TRUE if not parts else parts[0] if len(parts) == 1 else And(tuple(parts))
     if h == "or":
-        parts = [_cond(a, scope) for a in args]
+        parts = [_cond(a, scope, numeric) for a in args]
         return FALSE if not parts else parts[0] if len(parts) == 1 else Or(tuple(parts))
     if h == "not":
         if len(args) != 1:
             raise _error("'not' takes exactly one condition", e, "condition")
-        return Not(_cond(args[0], scope))
+        return Not(_cond(args[0], scope, numeric))
     if h == "imply":
         if len(args) != 2:
             raise _error("'imply' takes exactly two conditions", e, "condition")
-        return Implies(_cond(args[0], scope), _cond(args[1], scope))
+        return Implies(_cond(args[0], scope, numeric), _cond(args[1], scope, numeric))
     if h in {"exists", "forall"}:
         if len(args) != 2:
             raise _error(f"'{h}' takes a variable list and one condition", e, "quantifier")
         bs, inner = _binders(args[0], scope)
-        body = _cond(args[1], inner)
+        body = _cond(args[1], inner, numeric)
         for b in reversed(bs):
             body = Exists(b, body) if h == "exists" else Forall(b, body)
         return body
-    if h in {"when", "increase", "decrease", "assign"}:
+    if h in {"when", *ASSIGNMENTS}:
         raise _error(f"'{h}' is not allowed in a condition", e, "condition")
+    if _numeric_comparison(e):
+        if numeric is None:
+            raise _error(f"numeric comparison {sexpr_to_text(e)} is not supported here", e)
+        left, right = read_expression(args[0], scope), read_expression(args[1], scope)
+        params = [*expr_vars(left), *(v for v in expr_vars(right) if v not in expr_vars(left))]
+        c = Comparison(h, left, right, tuple(params))
+        atom = comparison_atom(c)
+        numeric[atom.pred] = c
+        return atom
     return _atom(e, scope)
 
 
-def read_effect(text: str | SExpr, scope: Iterable[str] = ()) -> tuple[Effect, ...]:
-    """A PDDL effect (and/not/when/forall over atoms) as a flat tuple of effects."""
-    return _effects(_as_sexpr(text), frozenset(scope))
+def read_effect(
+    text: str | SExpr, scope: Iterable[str] = (), numeric: NumericTable | None = None
+) -> tuple[Effect, ...]:
+    """A PDDL effect (and/not/when/forall over atoms) as a flat tuple of effects; with a
+    ``numeric`` table, numeric effects (``increase`` ...) and comparisons in ``when``
+    conditions are read too."""
+    return _effects(_as_sexpr(text), frozenset(scope), numeric)
 
 
-def _effects(e: SExpr, scope: frozenset[str]) -> tuple[Effect, ...]:
+def _effects(e: SExpr, scope: frozenset[str], numeric: NumericTable | None) -> tuple[Effect, ...]:
     if isinstance(e, SAtom):
         raise _error(f"expected a parenthesised effect, got {e.text!r}", e, "effect")
     if not e.items:
@@ -170,7 +268,7 @@ def _effects(e: SExpr, scope: frozenset[str]) -> tuple[Effect, ...]:
         raise _error("an effect must start with a name", e, "effect")
     args = e.items[1:]
     if h == "and":
-        return tuple(x for a in args for x in _effects(a, scope))
+        return tuple(x for a in args for x in _effects(a, scope, numeric))
     if h == "not":
         if len(args) != 1 or not isinstance(args[0], SList) or head(args[0]) in _CONNECTIVES:
             raise _error("'not' in an effect must wrap one atom", e, "effect")
@@ -178,15 +276,23 @@ def _effects(e: SExpr, scope: frozenset[str]) -> tuple[Effect, ...]:
     if h == "when":
         if len(args) != 2:
             raise _error("'when' takes a condition and an effect", e, "effect")
-        return (When(_cond(args[0], scope), _effects(args[1], scope)),)
+        return (When(_cond(args[0], scope, numeric), _effects(args[1], scope, numeric)),)
     if h == "forall":
         if len(args) != 2:
             raise _error("'forall' takes a variable list and an effect", e, "effect")
         bs, inner = _binders(args[0], scope)
-        body = _effects(args[1], inner)
+        body = _effects(args[1], inner, numeric)
         for b in reversed(bs):
             body = (ForallEffect(b, body),)
         return body
+    if h in ASSIGNMENTS:
+        if numeric is None:
+            raise _error(f"numeric effect '{h}' is not supported here", e, "unsupported-effect")
+        if len(args) != 2 or not isinstance(args[0], SList) or head(args[0]) is None:
+            raise _error(f"'{h}' takes a function term and a value", e, "effect")
+        target = read_expression(args[0], scope)
+        assert isinstance(target, FluentRef)
+        return (NumericEffect(h, target, read_expression(args[1], scope)),)
     if h in {"or", "exists", "imply"}:
         raise _error(f"'{h}' cannot be executed as an effect", e, "unsupported-effect")
     return (Add(_atom(e, scope)),)

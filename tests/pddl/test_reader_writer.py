@@ -116,7 +116,7 @@ def test_export_names_are_unique_and_safe(objects: list[str]) -> None:
         ("(define (domain d) (:action a :parameters (?x) :effect (or (p ?x) (q ?x))))", None),
         ("(define (domain d) (:predicates (p ?x))", "unclosed-paren"),
         ("(domain d)", "not-define"),
-        ("(define (domain d) (:functions (f)))", "unsupported"),
+        ("(define (domain d) (:durative-action a :parameters ()))", "unsupported"),
     ],
 )
 def test_bad_domains_raise_positioned_errors(text: str, kind: str | None) -> None:

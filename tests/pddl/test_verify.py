@@ -78,7 +78,8 @@ def test_verify_valid_plan() -> None:
     )
     assert code == 0
     assert "VALID: 10 of 10 steps executed" in out
-    assert "+plugged_in(computer)" in out
+    assert "+(plugged_in computer)" in out
+    assert out.splitlines()[0].startswith("  1  ")  # steps count from 1, as VAL does
 
 
 def test_verify_invalid_plan_reports_first_failure() -> None:
@@ -90,10 +91,11 @@ def test_verify_invalid_plan_reports_first_failure() -> None:
     data = json.loads(out)
     assert data["valid"] is False
     err = data["error"]
-    # switch_on needs the computer plugged in: a missing step
-    assert err["step"] == 2 and err["error_type"] == "missing_step"
-    assert "plugged_in(computer)" in err["unmet"]
-    assert data["executed"] == 2
+    # switch_on needs the computer plugged in (third step, counted from 1)
+    assert err["step"] == 3 and err["error_type"] == "precondition"
+    assert "(plugged_in computer)" in err["unmet"]
+    assert data["executed"] == 2 and data["failed_step"] == 3
+    assert err["repair"] == ["(plug_in character computer)"]
 
 
 def test_verify_goal_not_reached(tmp_path: Path) -> None:
@@ -105,7 +107,7 @@ def test_verify_goal_not_reached(tmp_path: Path) -> None:
     assert code == 1
     data = json.loads(out)
     assert data["executable"] and not data["goal_holds"]
-    assert "on(computer)" in data["unmet_goal"]
+    assert "(on computer)" in data["unmet_goal"]
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,620 @@
+"""A sequential plan validator with VAL's semantics, for any classical PDDL domain.
+
+A plan is valid when every step names a known action with the right number of declared,
+well-typed objects, every step's precondition holds in the state it runs in, and the goal
+holds at the end. Checking goes step by step in plan order and stops at the first
+failing step (numbered from 1, as VAL and PlanBench count), keeping the trace of the
+valid prefix. Unlike the EAI simulators, a step whose precondition fails is a failure even
+when its effects already hold (the EAI "additional step" is kept for the EAI worlds:
+``planproof verify --lenient``).
+
+Effects follow PDDL: every condition of a ``when`` and every numeric value is read in the
+state *before* the step; deletions are applied, then additions (an atom both deleted and
+added stays true). Numeric fluents without an initial value are undefined, and reading
+one is a failure (``undefined-value``), as in VAL. Derived predicates are evaluated from
+their rules on demand.
+
+Work is bounded up front: a formula whose quantifiers would range over more than
+:data:`MAX_EVALUATION` assignments, or nest deeper than :data:`MAX_QUANTIFIER_DEPTH`,
+makes :func:`compile_task` raise :class:`ValidationLimitError` naming the number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from planproof.ltl.ast import (
+    And,
+    Atom,
+    Bottom,
+    Exists,
+    Forall,
+    Formula,
+    Implies,
+    Not,
+    Or,
+    Top,
+    Var,
+)
+from planproof.pddl.numeric import (
+    NUMERIC_PREFIX,
+    Comparison,
+    GroundFluent,
+    NumericEffect,
+    NumericError,
+    combine,
+    compare,
+    evaluate,
+    fluent_text,
+    ground_fluent,
+)
+from planproof.pddl.reader import ROOT_TYPE, Problem
+from planproof.pddl.schema import Add, Delete, Domain, Effect, ForallEffect, Operator, When
+
+MAX_EVALUATION = 1_000_000
+"""Most quantifier assignments one condition or effect may range over (the product of the
+sizes of the types its nested quantifiers bind); beyond it the task is refused."""
+MAX_QUANTIFIER_DEPTH = 16
+"""Deepest nesting of quantifiers accepted."""
+
+GAtom = tuple[str, ...]
+"""A ground atom as plain strings: ``("on", "a", "b")``."""
+
+PlanStep = tuple[str, tuple[str, ...]]
+
+
+class ValidationLimitError(ValueError):
+    """The domain's quantifiers would make checking a step too much work (see the module
+    docstring); the message names the number that was too large."""
+
+
+@dataclass(frozen=True)
+class StepFailure:
+    """Why step ``step`` (1-based) failed. ``kind``: ``unknown-action``, ``wrong-arity``,
+    ``unknown-object``, ``wrong-type``, ``precondition`` (a logical part unmet),
+    ``numeric-precondition`` (only numeric comparisons unmet), ``undefined-value`` or
+    ``arithmetic`` (a numeric expression could not be evaluated)."""
+
+    step: int
+    action: str
+    kind: str
+    message: str
+    unmet: tuple[str, ...] = ()
+    repair: tuple[str, ...] | None = None
+    repair_note: str = ""
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "step": self.step,
+            "action": self.action,
+            "error_type": self.kind,
+            "message": self.message,
+            "unmet": list(self.unmet),
+            "repair": list(self.repair) if self.repair is not None else None,
+            "repair_note": self.repair_note or None,
+        }
+
+
+@dataclass(frozen=True)
+class TraceStep:
+    """One executed step: the atoms it added and deleted, the numbers it changed."""
+
+    step: int
+    action: str
+    added: tuple[str, ...]
+    deleted: tuple[str, ...]
+    changed: Mapping[str, float] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "step": self.step,
+            "action": self.action,
+            "added": list(self.added),
+            "deleted": list(self.deleted),
+            "changed": dict(self.changed),
+        }
+
+
+@dataclass(frozen=True)
+class Validation:
+    """The verdict on a plan. ``goal_holds`` is judged on the state the executed steps
+    reach (after a failure: the valid prefix)."""
+
+    steps: int
+    trace: tuple[TraceStep, ...]
+    failure: StepFailure | None
+    goal_holds: bool
+    unmet_goal: tuple[str, ...]
+    metric: float | None = None
+    metric_text: str = ""
+    goal_error: str = ""
+
+    @property
+    def executable(self) -> bool:
+        return self.failure is None
+
+    @property
+    def valid(self) -> bool:
+        return self.failure is None and self.goal_holds
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "valid": self.valid,
+            "executable": self.executable,
+            "goal_holds": self.goal_holds,
+            "unmet_goal": list(self.unmet_goal),
+            "steps": self.steps,
+            "executed": len(self.trace),
+            "failed_step": self.failure.step if self.failure else None,
+            "error": self.failure.to_dict() if self.failure else None,
+            "metric": self.metric,
+            "metric_expression": self.metric_text or None,
+            "trace": [t.to_dict() for t in self.trace],
+        }
+
+
+@dataclass
+class State:
+    """Atoms that hold (closed world) and the values of the numeric fluents."""
+
+    atoms: set[GAtom]
+    values: dict[GroundFluent, float]
+
+
+@dataclass(frozen=True)
+class Task:
+    """A domain and problem compiled once for checking many plans."""
+
+    domain: Domain
+    problem: Problem
+    objects: Mapping[str, str]
+    by_type: Mapping[str, tuple[str, ...]]
+    operators: Mapping[str, Operator]
+    numeric: Mapping[str, Comparison]
+    init: frozenset[GAtom]
+    values: Mapping[GroundFluent, float]
+
+    def initial_state(self) -> State:
+        return State(set(self.init), dict(self.values))
+
+    def of_type(self, t: str | None) -> tuple[str, ...]:
+        return self.by_type.get(t or ROOT_TYPE, ())
+
+
+def compile_task(domain: Domain, problem: Problem) -> Task:
+    """Index ``problem`` under ``domain`` for validation; raises
+    :class:`ValidationLimitError` when a quantified formula is too large to check."""
+    objects = {**problem.constants, **problem.objects}
+    by_type: dict[str, list[str]] = {}
+    for o, t in sorted(objects.items()):
+        anc = {a for m in domain.members(t) for a in domain.ancestors(m)} | {t, ROOT_TYPE}
+        for a in anc:
+            by_type.setdefault(a, []).append(o)
+    for t in domain.types:
+        if t.startswith("(either "):
+            by_type[t] = sorted({o for m in domain.members(t) for o in by_type.get(m, [])})
+    frozen = {t: tuple(v) for t, v in by_type.items()}
+    task = Task(
+        domain,
+        problem,
+        objects,
+        frozen,
+        {name.lower(): op for name, op in domain.operators.items()},
+        {**domain.numeric, **problem.numeric},
+        frozenset((a.pred, *(t.name for t in a.args)) for a in problem.init),
+        dict(problem.numeric_init),
+    )
+    for op in domain.operators.values():
+        _bound(task, f"action {op.name}", _op_formulas(op))
+    _bound(task, "the goal", [problem.goal])
+    for name, d in domain.derived.items():
+        _bound(task, f"derived predicate {name}", [d.condition])
+    return task
+
+
+def _op_formulas(op: Operator) -> list[Formula | Effect]:
+    return [op.precondition, *op.effects]
+
+
+def _bound(task: Task, where: str, items: Sequence[Formula | Effect]) -> None:
+    for item in items:
+        size, depth = _cost(task, item)
+        if depth > MAX_QUANTIFIER_DEPTH:
+            raise ValidationLimitError(
+                f"{where}: quantifiers nest {depth} deep, over the limit of {MAX_QUANTIFIER_DEPTH}"
+            )
+        if size > MAX_EVALUATION:
+            raise ValidationLimitError(
+                f"{where}: its quantifiers range over {size:,} assignments, over the limit "
+                f"of {MAX_EVALUATION:,}"
+            )
+
+
+def _cost(task: Task, f: Formula | Effect) -> tuple[int, int]:
+    """(assignments the nested quantifiers of ``f`` range over, nesting depth); iterative
+    over a bounded tree (the reader caps nesting at 100)."""
+    best_size, best_depth = 1, 0
+    stack: list[tuple[Any, int, int]] = [(f, 1, 0)]
+    while stack:
+        x, size, depth = stack.pop()
+        best_size, best_depth = max(best_size, size), max(best_depth, depth)
+        match x:
+            case Exists(b, body) | Forall(b, body):
+                stack.append((body, size * max(1, len(task.of_type(b.type))), depth + 1))
+            case ForallEffect(b, inner):
+                n = max(1, len(task.of_type(b.type)))
+                stack.extend((e, size * n, depth + 1) for e in inner)
+            case When(c, inner):
+                stack.append((c, size, depth))
+                stack.extend((e, size, depth) for e in inner)
+            case Not(body):
+                stack.append((body, size, depth))
+            case And(cs) | Or(cs):
+                stack.extend((c, size, depth) for c in cs)
+            case Implies(a, b2):
+                stack.extend(((a, size, depth), (b2, size, depth)))
+    return best_size, best_depth
+
+
+# --- evaluation -------------------------------------------------------------------------
+
+
+class _Eval:
+    """Evaluates formulas in one state (derived predicates memoised for that state)."""
+
+    def __init__(self, task: Task, state: State) -> None:
+        self.task = task
+        self.state = state
+        self.derived: dict[GAtom, bool] = {}
+
+    def ground(self, a: Atom, env: Mapping[str, str]) -> GAtom:
+        return (a.pred, *(env[t.name] if isinstance(t, Var) else t.name for t in a.args))
+
+    def atom(self, a: Atom, env: Mapping[str, str]) -> bool:
+        if a.pred == "=":
+            g = self.ground(a, env)
+            return g[1] == g[2]
+        if a.pred.startswith(NUMERIC_PREFIX):
+            c = self.task.numeric[a.pred]
+            cenv = {
+                p: env[t.name] if isinstance(t, Var) else t.name
+                for p, t in zip(c.params, a.args, strict=True)
+            }
+            return compare(c, cenv, self.state.values)
+        g = self.ground(a, env)
+        rule = self.task.domain.derived.get(a.pred)
+        if rule is None:
+            return g in self.state.atoms
+        hit = self.derived.get(g)
+        if hit is None:
+            renv = {p.name: v for p, v in zip(rule.params, g[1:], strict=True)}
+            hit = self.holds(rule.condition, renv)
+            self.derived[g] = hit
+        return hit
+
+    def holds(self, f: Formula, env: Mapping[str, str]) -> bool:
+        match f:
+            case Atom():
+                return self.atom(f, env)
+            case Not(body):
+                return not self.holds(body, env)
+            case And(cs):
+                return all(self.holds(c, env) for c in cs)
+            case Or(cs):
+                return any(self.holds(c, env) for c in cs)
+            case Implies(a, b):
+                return not self.holds(a, env) or self.holds(b, env)
+            case Exists(b, body):
+                return any(self.holds(body, {**env, b.var: o}) for o in self.task.of_type(b.type))
+            case Forall(b, body):
+                return all(self.holds(body, {**env, b.var: o}) for o in self.task.of_type(b.type))
+            case Top():
+                return True
+            case Bottom():
+                return False
+        raise ValueError(f"{type(f).__name__} cannot appear in a PDDL condition")
+
+    def unmet(self, f: Formula, env: Mapping[str, str], limit: int = 50) -> list[str]:
+        """The parts of ``f`` that fail, as PDDL text: failing atoms and negated atoms of a
+        conjunction (and of every failing instance of a ``forall``), else the whole
+        failing sub-formula."""
+        match f:
+            case And(cs):
+                out: list[str] = []
+                for c in cs:
+                    if not self.holds(c, env):
+                        out.extend(self.unmet(c, env, limit - len(out)))
+                    if len(out) >= limit:
+                        break
+                return out
+            case Forall(b, body):
+                out = []
+                for o in self.task.of_type(b.type):
+                    e2 = {**env, b.var: o}
+                    if not self.holds(body, e2):
+                        out.extend(self.unmet(body, e2, limit - len(out)))
+                    if len(out) >= limit:
+                        break
+                return out
+        return [self.text(f, env)]
+
+    def text(self, f: Formula, env: Mapping[str, str]) -> str:
+        return formula_text(f, env, self.task.numeric)
+
+
+def formula_text(f: Formula, env: Mapping[str, str], numeric: Mapping[str, Comparison]) -> str:
+    """PDDL text of ``f`` with the variables of ``env`` replaced by objects."""
+    match f:
+        case Atom():
+            if f.pred.startswith(NUMERIC_PREFIX):
+                c = numeric[f.pred]
+                text = f.pred[len(NUMERIC_PREFIX) :]
+                for p, t in zip(c.params, f.args, strict=True):
+                    v = env.get(t.name, "?" + t.name) if isinstance(t, Var) else t.name
+                    text = text.replace(f"?{p})", f"{v})").replace(f"?{p} ", f"{v} ")
+                return text
+            args = [env.get(t.name, "?" + t.name) if isinstance(t, Var) else t.name for t in f.args]
+            return "(" + " ".join([f.pred, *args]) + ")"
+        case Not(body):
+            return f"(not {formula_text(body, env, numeric)})"
+        case And(cs) | Or(cs):
+            op = "and" if isinstance(f, And) else "or"
+            return f"({op} " + " ".join(formula_text(c, env, numeric) for c in cs) + ")"
+        case Implies(a, b):
+            return f"(imply {formula_text(a, env, numeric)} {formula_text(b, env, numeric)})"
+        case Exists(b, body) | Forall(b, body):
+            q = "exists" if isinstance(f, Exists) else "forall"
+            inner = {k: v for k, v in env.items() if k != b.var}
+            return f"({q} (?{b.var} - {b.type or ROOT_TYPE}) {formula_text(body, inner, numeric)})"
+        case Top():
+            return "(and)"
+        case Bottom():
+            return "(or)"
+    return str(f)
+
+
+def gatom_text(g: GAtom) -> str:
+    return "(" + " ".join(g) + ")"
+
+
+# --- one step ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Bound:
+    op: Operator
+    env: Mapping[str, str]
+    text: str
+
+
+def bind(task: Task, index: int, step: PlanStep) -> _Bound | StepFailure:
+    """Match a plan step to an operator and declared objects of the right types."""
+    name, args = step[0].lower(), tuple(a.lower() for a in step[1])
+    text = "(" + " ".join([name, *args]) + ")"
+    op = task.operators.get(name)
+    if op is None:
+        near = task.domain.lookup(name)
+        hint = f"; did you mean {near.name}?" if near is not None else ""
+        return StepFailure(index, text, "unknown-action", f"the domain has no action {name}{hint}")
+    if len(args) != len(op.params):
+        return StepFailure(
+            index,
+            text,
+            "wrong-arity",
+            f"{op.name} takes {len(op.params)} arguments, got {len(args)}",
+        )
+    for a, p in zip(args, op.params, strict=True):
+        t = task.objects.get(a)
+        if t is None:
+            return StepFailure(index, text, "unknown-object", f"unknown object {a}")
+        if not task.domain.is_subtype(t, p.type) and p.type != ROOT_TYPE:
+            return StepFailure(
+                index,
+                text,
+                "wrong-type",
+                f"{a} is a {t}, but ?{p.name} of {op.name} must be a {p.type}",
+            )
+    return _Bound(op, {p.name: a for p, a in zip(op.params, args, strict=True)}, text)
+
+
+def _precondition_failure(task: Task, state: State, b: _Bound, index: int) -> StepFailure | None:
+    ev = _Eval(task, state)
+    try:
+        if ev.holds(b.op.precondition, b.env):
+            return None
+        unmet = tuple(ev.unmet(b.op.precondition, b.env))
+    except NumericError as exc:
+        return StepFailure(index, b.text, _numeric_kind(exc), f"precondition: {exc}")
+    numeric = bool(unmet) and all(_is_comparison(u) for u in unmet)
+    kind = "numeric-precondition" if numeric else "precondition"
+    return StepFailure(
+        index, b.text, kind, f"precondition of {b.text} unmet: {', '.join(unmet)}", unmet
+    )
+
+
+_COMPARISON_HEADS = ("(< ", "(<= ", "(= ", "(>= ", "(> ")
+
+
+def _is_comparison(text: str) -> bool:
+    return text.startswith(_COMPARISON_HEADS) and "(" in text[1:]
+
+
+def _numeric_kind(exc: NumericError) -> str:
+    return "undefined-value" if exc.kind == "undefined-fluent" else "arithmetic"
+
+
+def apply(task: Task, state: State, b: _Bound) -> tuple[State, TraceStep]:
+    """The state after step ``b`` (whose precondition holds); raises
+    :class:`NumericError` when a numeric effect cannot be evaluated."""
+    ev = _Eval(task, state)
+    adds: set[GAtom] = set()
+    dels: set[GAtom] = set()
+    numbers: list[tuple[NumericEffect, Mapping[str, str]]] = []
+    _collect(ev, b.op.effects, b.env, adds, dels, numbers)
+    atoms = (state.atoms - dels) | adds
+    values = dict(state.values)
+    changed: dict[str, float] = {}
+    for e, env in numbers:
+        # the value is read before the step; two effects on one fluent accumulate
+        g, v = ground_fluent(e.fluent, env), evaluate(e.value, env, state.values)
+        values[g] = combine(e.op, g, values.get(g), v)
+        changed[fluent_text(g)] = values[g]
+    trace = TraceStep(
+        0,
+        b.text,
+        tuple(sorted(gatom_text(a) for a in atoms - state.atoms)),
+        tuple(sorted(gatom_text(a) for a in state.atoms - atoms)),
+        changed,
+    )
+    return State(atoms, values), trace
+
+
+def _collect(  # noqa: PLR0917 - the accumulators travel down the recursion
+    ev: _Eval,
+    effects: Sequence[Effect],
+    env: Mapping[str, str],
+    adds: set[GAtom],
+    dels: set[GAtom],
+    numbers: list[tuple[NumericEffect, Mapping[str, str]]],
+) -> None:
+    for e in effects:
+        match e:
+            case Add(atom):
+                adds.add(ev.ground(atom, env))
+            case Delete(atom):
+                dels.add(ev.ground(atom, env))
+            case When(c, inner):
+                if ev.holds(c, env):
+                    _collect(ev, inner, env, adds, dels, numbers)
+            case ForallEffect(bnd, inner):
+                for o in ev.task.of_type(bnd.type):
+                    _collect(ev, inner, {**env, bnd.var: o}, adds, dels, numbers)
+            case NumericEffect():
+                numbers.append((e, env))
+
+
+# --- whole plans ------------------------------------------------------------------------
+
+
+def validate(
+    task: Task,
+    steps: Sequence[PlanStep],
+    *,
+    repair: bool = False,
+    repair_depth: int = 3,
+    repair_nodes: int = 20_000,
+) -> Validation:
+    """Check ``steps`` from the initial state (see the module docstring). With ``repair``,
+    a failing precondition comes with the shortest sequence of actions (at most
+    ``repair_depth``, found by breadth-first search over at most ``repair_nodes``
+    states) that, inserted before the failing step, makes it applicable."""
+    state = task.initial_state()
+    trace: list[TraceStep] = []
+    failure: StepFailure | None = None
+    for i, step in enumerate(steps, start=1):
+        b = bind(task, i, step)
+        if isinstance(b, StepFailure):
+            failure = b
+            break
+        failure = _precondition_failure(task, state, b, i)
+        if failure is not None:
+            if repair and failure.kind in ("precondition", "numeric-precondition"):
+                failure = _with_repair(task, state, b, failure, repair_depth, repair_nodes)
+            break
+        try:
+            state, t = apply(task, state, b)
+        except NumericError as exc:
+            failure = StepFailure(i, b.text, _numeric_kind(exc), f"effect: {exc}")
+            break
+        trace.append(TraceStep(i, t.action, t.added, t.deleted, t.changed))
+    ev = _Eval(task, state)
+    goal_error = ""
+    try:
+        holds = ev.holds(task.problem.goal, {})
+        unmet = () if holds else tuple(ev.unmet(task.problem.goal, {}))
+    except NumericError as exc:
+        holds, unmet, goal_error = False, (), f"goal: {exc}"
+    metric, metric_text = None, ""
+    m = task.problem.metric
+    if m is not None:
+        metric_text = m.text
+        if failure is None:
+            values = {**state.values, ("total-time", ()): float(len(steps))}
+            try:
+                metric = evaluate(m.expression, {}, values)
+            except NumericError as exc:
+                goal_error = goal_error or f"metric: {exc}"
+    return Validation(
+        len(steps), tuple(trace), failure, holds, unmet, metric, metric_text, goal_error
+    )
+
+
+# --- repair -----------------------------------------------------------------------------
+
+
+def applicable(task: Task, state: State, limit: int) -> Iterator[_Bound]:
+    """Every ground action applicable in ``state``; stops (raising
+    :class:`ValidationLimitError`) after ``limit`` candidate groundings."""
+    from itertools import product
+
+    seen = 0
+    ev = _Eval(task, state)
+    for op in task.domain.operators.values():
+        for args in product(*(task.of_type(p.type) for p in op.params)):
+            seen += 1
+            if seen > limit:
+                raise ValidationLimitError(f"more than {limit:,} ground actions")
+            env = {p.name: a for p, a in zip(op.params, args, strict=True)}
+            try:
+                if ev.holds(op.precondition, env):
+                    yield _Bound(op, env, "(" + " ".join([op.name.lower(), *args]) + ")")
+            except NumericError:
+                continue
+
+
+MAX_REPAIR_GROUNDINGS = 50_000
+"""Most candidate ground actions one repair search step may enumerate."""
+
+
+def _with_repair(  # noqa: PLR0917
+    task: Task, state: State, target: _Bound, failure: StepFailure, depth: int, nodes: int
+) -> StepFailure:
+    from collections import deque
+    from dataclasses import replace
+
+    def key(s: State) -> tuple[frozenset[GAtom], frozenset[tuple[GroundFluent, float]]]:
+        return frozenset(s.atoms), frozenset(s.values.items())
+
+    frontier: deque[tuple[State, tuple[str, ...]]] = deque([(state, ())])
+    seen = {key(state)}
+    try:
+        while frontier:
+            s, path = frontier.popleft()
+            if len(path) >= depth:
+                continue
+            for b in applicable(task, s, MAX_REPAIR_GROUNDINGS):
+                try:
+                    nxt, _ = apply(task, s, b)
+                except NumericError:
+                    continue
+                k = key(nxt)
+                if k in seen:
+                    continue
+                seen.add(k)
+                new_path = (*path, b.text)
+                try:
+                    if _Eval(task, nxt).holds(target.op.precondition, target.env):
+                        return replace(failure, repair=new_path)
+                except NumericError:
+                    pass
+                if len(seen) > nodes:
+                    return replace(
+                        failure, repair_note=f"no repair within {nodes:,} states searched"
+                    )
+                frontier.append((nxt, new_path))
+    except ValidationLimitError as exc:
+        return replace(failure, repair_note=f"repair search not run: {exc}")
+    note = f"no insertion of at most {depth} actions makes it applicable"
+    return replace(failure, repair_note=note)

@@ -1,0 +1,5 @@
+(define (problem rooms-1)
+  (:domain rooms)
+  (:objects R1 - robot Kitchen - room Corridor - hall)
+  (:init (in R1 Kitchen) (door Kitchen Corridor) (door Corridor Kitchen))
+  (:goal (in R1 Corridor)))
