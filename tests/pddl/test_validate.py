@@ -4,7 +4,6 @@ the batch form, and the bounds that keep hostile domains from hanging."""
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import io
 import json
@@ -15,8 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from planproof.commands import plan as plan_cmd
-from planproof.commands import verify
+from planproof.cli import main
 from planproof.metrics.transition_modeling.replay import check_plan, pddl_task, to_actions
 from planproof.pddl.errors import PDDLSyntaxError
 from planproof.pddl.plan_io import read_plan_text
@@ -58,12 +56,10 @@ def test_every_ipc_problem_reads() -> None:
         assert task.init, prob
 
 
-def _run(module, *argv: str) -> tuple[int, str]:  # type: ignore[no-untyped-def]
-    p = argparse.ArgumentParser()
-    module.add_arguments(p)
+def _run(module: str, *argv: str) -> tuple[int, str]:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        code = module.run(p.parse_args(list(argv)))
+        code = main([module, *argv])
     return code, out.getvalue()
 
 
@@ -99,7 +95,7 @@ def _verify(blocks: tuple[Path, Path], plan: str, *extra: str) -> tuple[int, dic
     f = blocks[0].parent / "x.plan"
     f.write_text(plan)
     code, out = _run(
-        verify,
+        "verify",
         "--domain",
         str(blocks[0]),
         "--problem",
@@ -278,7 +274,7 @@ def test_deeply_nested_forall_refused_up_front(tmp_path: Path) -> None:
     d.write_text(dom)
     p.write_text(prob)
     pl.write_text("(a)\n")
-    code, out = _run(verify, "--domain", str(d), "--problem", str(p), "--plan", str(pl), "--json")
+    code, out = _run("verify", "--domain", str(d), "--problem", str(p), "--plan", str(pl), "--json")
     assert code == 2 and "over the limit" in json.loads(out)["message"]
 
 
@@ -291,7 +287,7 @@ def test_problem_with_undefined_predicate_is_bad_input(blocks: tuple[Path, Path]
 @pytest.mark.parametrize("value", ["nan", "inf", "-1", "0"])
 def test_plan_timeout_must_be_positive_and_finite(blocks: tuple[Path, Path], value: str) -> None:
     code, out = _run(
-        plan_cmd,
+        "plan",
         "--domain",
         str(blocks[0]),
         "--problem",
@@ -313,7 +309,7 @@ def test_plan_refuses_a_huge_grounding_up_front(tmp_path: Path) -> None:
     p.write_text(
         f"(define (problem big) (:domain big) (:objects {objs}) (:init (p o1)) (:goal (p o2)))"
     )
-    code, out = _run(plan_cmd, "--domain", str(d), "--problem", str(p), "--json")
+    code, out = _run("plan", "--domain", str(d), "--problem", str(p), "--json")
     data = json.loads(out)
     assert code == 2 and data["ground_actions"] == 100_000_000
 
@@ -327,7 +323,7 @@ def test_batch_of_cases(tmp_path: Path) -> None:
     cases = DATA / "planbench" / "batch-test.jsonl"
     try:
         cases.write_text("\n".join(lines) + "\nnot json\n")
-        code, out = _run(verify, "--cases", str(cases))
+        code, out = _run("verify", "--cases", str(cases))
     finally:
         cases.unlink()
     rows = [json.loads(x) for x in out.splitlines()]
@@ -339,7 +335,7 @@ def test_batch_of_cases(tmp_path: Path) -> None:
 
 def test_metric_is_finite_number_in_json(tmp_path: Path) -> None:
     code, out = _run(
-        verify,
+        "verify",
         "--domain",
         str(FEATURES / "fuel-domain.pddl"),
         "--problem",
