@@ -19,6 +19,28 @@ pyquaternion, pddlgym and the wheel's other declared dependencies are never impo
 that path, which the 342 gold and the mutated response files exercise), so the flavour
 adds a pinned numpy, from PyPI only. Keeping it in a venv of its own leaves the LTL
 environment, its stamp and its tests untouched.
+
+Two more flavours, ``published`` and ``published-transition-modeling``
+(``reference-published-venv``, ``reference-published-tm-venv``), hold the *other* wheel,
+``virtualhome-eval==0.1.1``: the evaluator that produced the paper's VirtualHome tables and
+ships the published LLM outputs (:mod:`planproof.data.published`). ``reference_published_
+driver.py`` runs its four ``evaluate_results`` (goal interpretation, action sequencing,
+subgoal decomposition, transition modeling). Their requirements were found by trying, PyPI
+only, installing each ``--no-deps`` until the evaluator modules import: numpy (the
+simulator's ``utils``), fire and termcolor (subgoal decomposition) and lark (the LTL
+parser) for the first three; transition modeling adds scipy (``logic_score``'s bipartite
+matching) and pddlgym, whose
+``__init__`` pulls in gym, imageio, matplotlib (with pyparsing, cycler, python-dateutil,
+kiwisolver, fonttools, packaging, pillow) and scikit-image (with lazy-loader), although
+the planner wrapper only uses its PDDL parser. The reference's ``FD`` planner class
+``git clone``s and compiles Fast Downward on first use; instead the flavour installs the
+prebuilt ``up-fast-downward`` wheel and links its ``downward`` directory where the
+reference looks (``pddlgym_planners/FD``), so ``fast-downward.py --alias lama-first`` is
+the same planner the reference would build, without a compiler or network access. The
+heavy transition-modeling environment is a separate venv so that goal interpretation's
+differential test builds only the light one (seconds).
+BEHAVIOR transition modeling is not in this wheel's evaluator (its resources hold no
+BEHAVIOR domain), so the reference cannot score the BEHAVIOR answers here.
 """
 
 from __future__ import annotations
@@ -34,9 +56,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from planproof.data import DataUnavailableError, cache_dir, ensure_wheel, open_wheel
+from planproof.data import DataUnavailableError, cache_dir, open_wheel
 from planproof.data.cache import atomic_write_text
-from planproof.data.eai_wheel import EAI_EVAL_VERSION, WHEEL_SHA256
+from planproof.data.eai_wheel import EAI_EVAL_VERSION, EAI_WHEEL, WHEEL_SHA256
+from planproof.data.published import VHE_WHEEL
+from planproof.data.wheels import PinnedWheel, ensure
 from planproof.ltl.ast import Atom
 from planproof.ltl.trace import Trace, ground_atom
 
@@ -49,8 +73,41 @@ ENV_FORMAT = 1
 """Bump when the LTL environment's recipe changes: existing environments are rebuilt."""
 AS_ENV_FORMAT = 1
 """The same, for the action-sequencing flavour."""
+PUBLISHED_ENV_FORMAT = 1
+"""The same, for the ``published`` (virtualhome-eval 0.1.1) flavour."""
+PUBLISHED_REQUIREMENTS = (
+    NUMPY_REQUIREMENT,
+    "fire==0.7.1",
+    "termcolor==3.3.0",
+    LARK_REQUIREMENT,
+)
+"""What the published goal-interpretation, action-sequencing and subgoal-decomposition
+evaluators import (see the module docstring), pinned."""
+PUBLISHED_TM_REQUIREMENTS = (
+    *PUBLISHED_REQUIREMENTS,
+    "scipy==1.17.1",
+    "pddlgym==0.0.7",
+    "gym==0.26.2",
+    "imageio==2.38.1",
+    "matplotlib==3.11.2",
+    "pyparsing==3.3.3",
+    "cycler==0.12.1",
+    "python-dateutil==4.0.0",
+    "kiwisolver==1.5.1",
+    "fonttools==4.68.0",
+    "packaging==26.3",
+    "pillow==13.0.0",
+    "scikit-image==0.26.0",
+    "lazy-loader==0.6",
+    "up-fast-downward==1.0.0",
+)
+"""What its transition-modeling evaluator imports besides (see the module docstring)."""
 VENV_NAME = "reference-venv"
 AS_VENV_NAME = "reference-as-venv"
+PUBLISHED_VENV_NAME = "reference-published-venv"
+PUBLISHED_TM_VENV_NAME = "reference-published-tm-venv"
+FD_LINK = "virtualhome_eval/simulation/evolving_graph/pddlgym_planners/FD"
+"""Where the published reference's ``FD`` class looks for Fast Downward."""
 STAMP_NAME = "planproof-reference.json"
 DRIVER = Path(__file__).resolve().with_name("reference_driver.py")
 PROTOCOL = 1
@@ -58,6 +115,16 @@ PROTOCOL = 1
 AS_DRIVER = Path(__file__).resolve().with_name("reference_as_driver.py")
 AS_PROTOCOL = 1
 """The action-sequencing driver's job format (``PROTOCOL`` in reference_as_driver.py)."""
+PUBLISHED_DRIVER = Path(__file__).resolve().with_name("reference_published_driver.py")
+PUBLISHED_PROTOCOL = 1
+"""The published evaluator driver's job format (``PROTOCOL`` in that file)."""
+PUBLISHED_MODULES = {
+    "goal-interpretation": "goal_interpretation",
+    "action-sequencing": "action_sequence",
+    "subgoal-decomposition": "subgoal_decomposition",
+    "transition-modeling": "transition_modeling",
+}
+"""planproof's module name → the published evaluator's (VirtualHome only)."""
 BUILD_TIMEOUT = 600.0
 VOCABULARY_MEMBER = "virtualhome_eval/resources/vocabulary.json"
 
@@ -139,6 +206,9 @@ class Flavour:
     smoke_import: str
     stamp_extra: tuple[tuple[str, Any], ...]
     what: str
+    wheel: PinnedWheel = EAI_WHEEL
+    link_fast_downward: bool = False
+    """Link up-fast-downward's ``downward`` directory to :data:`FD_LINK` after install."""
 
 
 LTL = Flavour(
@@ -155,6 +225,25 @@ ACTION_SEQUENCING = Flavour(
     (("format", AS_ENV_FORMAT), ("flavour", "action-sequencing")),
     "the reference's action-sequencing evaluator",
 )
+PUBLISHED = Flavour(
+    PUBLISHED_VENV_NAME,
+    PUBLISHED_REQUIREMENTS,
+    "virtualhome_eval.evaluation.subgoal_decomposition.scripts.evaluate_results, "
+    "virtualhome_eval.evaluation.goal_interpretation.scripts.evaluate_results, "
+    "virtualhome_eval.evaluation.action_sequence.scripts.evaluate_results",
+    (("format", PUBLISHED_ENV_FORMAT), ("flavour", "published")),
+    "the published (virtualhome-eval 0.1.1) evaluators",
+    VHE_WHEEL,
+)
+PUBLISHED_TM = Flavour(
+    PUBLISHED_TM_VENV_NAME,
+    PUBLISHED_TM_REQUIREMENTS,
+    "virtualhome_eval.evaluation.transition_modeling.scripts.evaluate_results",
+    (("format", PUBLISHED_ENV_FORMAT), ("flavour", "published-transition-modeling")),
+    "the published (virtualhome-eval 0.1.1) transition-modeling evaluator",
+    VHE_WHEEL,
+    link_fast_downward=True,
+)
 
 
 def venv_dir(flavour: Flavour = LTL) -> Path:
@@ -167,7 +256,10 @@ def _python(venv: Path) -> Path:
 
 def _stamp(flavour: Flavour = LTL) -> dict[str, Any]:
     stamp: dict[str, Any] = dict(flavour.stamp_extra)
-    stamp |= {"eai_eval": EAI_EVAL_VERSION, "wheel_sha256": WHEEL_SHA256}
+    if flavour.wheel is EAI_WHEEL:
+        stamp |= {"eai_eval": EAI_EVAL_VERSION, "wheel_sha256": WHEEL_SHA256}
+    else:
+        stamp |= {"wheel": flavour.wheel.filename, "wheel_sha256": flavour.wheel.sha256}
     if flavour is LTL:
         stamp["lark"] = LARK_REQUIREMENT  # the LTL stamp's original keys, unchanged
     else:
@@ -203,9 +295,11 @@ def _run(cmd: Sequence[str], what: str, timeout: float) -> None:
 
 def _build(venv: Path, timeout: float, flavour: Flavour = LTL) -> None:
     try:
-        wheel = ensure_wheel()
+        wheel = ensure(flavour.wheel)
     except DataUnavailableError as exc:
-        raise ReferenceUnavailableError(f"the eai-eval wheel is unavailable: {exc}") from exc
+        raise ReferenceUnavailableError(
+            f"the {flavour.wheel.distribution} wheel is unavailable: {exc}"
+        ) from exc
     shutil.rmtree(venv, ignore_errors=True)
     _run([sys.executable, "-m", "venv", str(venv)], "creating the reference venv", timeout)
     py = str(_python(venv))
@@ -221,15 +315,30 @@ def _build(venv: Path, timeout: float, flavour: Flavour = LTL) -> None:
             str(wheel),
             *flavour.requirements,
         ],
-        f"installing eai-eval {EAI_EVAL_VERSION} and {', '.join(flavour.requirements)} into {venv}",
+        f"installing {flavour.wheel.requirement} and {', '.join(flavour.requirements)} into {venv}",
         timeout,
     )
+    if flavour.link_fast_downward:
+        _link_fast_downward(py, timeout)
     _run(
         [py, "-I", "-c", f"import {flavour.smoke_import}"],
         f"importing {flavour.what}",
         timeout,
     )
     atomic_write_text(venv / STAMP_NAME, json.dumps(_stamp(flavour), indent=1) + "\n")
+
+
+def _link_fast_downward(py: str, timeout: float) -> None:
+    """Point the reference's ``FD`` directory at up-fast-downward's prebuilt planner."""
+    code = (
+        "import importlib.util, os, pathlib, virtualhome_eval\n"
+        "spec = importlib.util.find_spec('up_fast_downward')\n"  # no import: it needs UP
+        "src = pathlib.Path(list(spec.submodule_search_locations)[0]) / 'downward'\n"
+        f"dst = pathlib.Path(virtualhome_eval.__file__).parents[1] / {FD_LINK!r}\n"
+        "dst.is_symlink() or dst.exists() or dst.symlink_to(src, target_is_directory=True)\n"
+        "assert os.access(dst / 'fast-downward.py', os.X_OK), dst\n"
+    )
+    _run([py, "-I", "-c", code], "linking Fast Downward for the reference", timeout)
 
 
 def ensure_reference_env(*, timeout: float = BUILD_TIMEOUT, flavour: Flavour = LTL) -> Path:
@@ -348,3 +457,94 @@ def run_reference_action_sequencing(
     if doc.get("protocol") != AS_PROTOCOL:
         raise ReferenceUnavailableError(f"reference driver speaks protocol {doc.get('protocol')}")
     return ActionSequencingRun(dict(doc["versions"]), dict(doc["models"]), wall)
+
+
+@dataclass(frozen=True)
+class PublishedRun:
+    """What the published evaluator said about each responses file of one module."""
+
+    module: str
+    versions: dict[str, str]
+    models: dict[str, dict[str, Any]]
+    """Model name → ``{"seconds", "summary", "tasks"}`` (see reference_published_driver.py)."""
+    wall_s: float
+    """The driver's whole process, start-up included."""
+
+
+def run_reference_published(
+    module: str,
+    responses: Mapping[str, Path],
+    workdir: Path,
+    *,
+    workers: int = 2,
+    timeout: float = 7200.0,
+    python: Path | None = None,
+) -> PublishedRun:
+    """Evaluate each responses file (model name → path) with the published reference's
+    evaluator of ``module`` (planproof's name, e.g. ``goal-interpretation``), in one
+    subprocess of the ``published`` environment."""
+    import time
+
+    if module not in PUBLISHED_MODULES:
+        raise ReferenceUnavailableError(f"the published reference has no evaluator for {module}")
+    flavour = PUBLISHED_TM if module == "transition-modeling" else PUBLISHED
+    py = python if python is not None else ensure_reference_env(flavour=flavour)
+    job = {
+        "protocol": PUBLISHED_PROTOCOL,
+        "module": PUBLISHED_MODULES[module],
+        "workdir": str(workdir),
+        "workers": workers,
+        "responses": {k: str(v) for k, v in responses.items()},
+    }
+    t0 = time.perf_counter()
+    try:
+        proc = subprocess.run(
+            [str(py), "-I", str(PUBLISHED_DRIVER)],
+            input=json.dumps(job),
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        raise ReferenceUnavailableError(
+            f"the published reference's {module} evaluator did not finish within {timeout:.0f} s"
+        ) from None
+    wall = time.perf_counter() - t0
+    if proc.returncode != 0:
+        tail = "\n".join(proc.stderr.strip().splitlines()[-8:])
+        raise ReferenceUnavailableError(
+            f"published reference driver failed on {module} (exit {proc.returncode}):\n{tail}"
+        )
+    doc = json.loads(proc.stdout)
+    if doc.get("protocol") != PUBLISHED_PROTOCOL:
+        raise ReferenceUnavailableError(f"reference driver speaks protocol {doc.get('protocol')}")
+    return PublishedRun(module, dict(doc["versions"]), dict(doc["models"]), wall)
+
+
+RUNS_DIR = "reference-published-runs"
+
+
+def published_run_path(module: str, model: str, responses: Path) -> Path:
+    """Where one reference verdict on one responses file is kept: keyed by the file's
+    content, the wheel and the driver protocol, so an edited file is evaluated again."""
+    import hashlib
+
+    digest = hashlib.sha256(responses.read_bytes())
+    digest.update(f"{VHE_WHEEL.sha256}:{PUBLISHED_PROTOCOL}".encode())
+    return cache_dir() / RUNS_DIR / module / f"{model}-{digest.hexdigest()[:16]}.json"
+
+
+def reference_published_cached(
+    module: str, model: str, responses: Path, workdir: Path, *, refresh: bool = False
+) -> tuple[dict[str, Any], bool]:
+    """The published reference's verdict on one file (``{"seconds", "summary", "tasks",
+    "versions"}``) and whether it came from the cache. The reference needs minutes per
+    file, so every finished file is kept: an interrupted run loses one file at most."""
+    target = published_run_path(module, model, responses)
+    if target.is_file() and not refresh:
+        return json.loads(target.read_text(encoding="utf-8")), True
+    run = run_reference_published(module, {model: responses}, workdir / module / model)
+    doc = {**run.models[model], "versions": run.versions, "wall_s": run.wall_s}
+    atomic_write_text(target, json.dumps(doc))
+    return doc, False

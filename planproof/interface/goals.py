@@ -5,8 +5,10 @@ A response is untrusted text: :func:`parse_goal` never raises on it. A response 
 not a goal at all is a whole-response :class:`ResponseError` (the paper's format error);
 otherwise each item is read on its own, and a malformed item (wrong shape, wrong argument
 count) is a ``format`` issue while an unknown state, relation, action or object is a
-``hallucination`` issue. Items with issues are left out of scoring, as in the paper's
-pipeline. See ``docs/goal-interpretation.md``.
+``hallucination`` issue. Items with issues are left out of the matching, as in the
+paper's pipeline; an issue the reference evaluator nevertheless scores as a false positive
+(an unknown state or relation of known objects, any unknown action name) says so in
+``counted_as``. See ``docs/goal-interpretation.md``.
 """
 
 from __future__ import annotations
@@ -106,14 +108,22 @@ def vocabulary(world: World) -> Vocabulary:
 
 @dataclass(frozen=True)
 class GoalIssue:
-    """A predicted item left out of scoring: ``kind`` is ``format`` or ``hallucination``."""
+    """A predicted item left out of the matching: ``kind`` is ``format`` or
+    ``hallucination``. ``counted_as`` is the goal type (``state``, ``relation``,
+    ``action``) under which it still counts as one false positive, empty when it counts
+    nowhere: the published evaluator drops an item only when an object name is unknown
+    and scores any other item it can read, whatever its state, relation or action name."""
 
     kind: str
     item: str
     message: str
+    counted_as: str = ""
 
     def to_dict(self) -> dict[str, str]:
-        return {"kind": self.kind, "item": self.item, "message": self.message}
+        out = {"kind": self.kind, "item": self.item, "message": self.message}
+        if self.counted_as:
+            out["counted_as"] = self.counted_as
+        return out
 
 
 @dataclass(frozen=True)
@@ -195,8 +205,16 @@ class _Builder:
         self.items: list[GoalItem] = []
         self.issues: list[GoalIssue] = []
 
-    def issue(self, kind: str, item: object, message: str) -> None:
-        self.issues.append(GoalIssue(kind, _text(item), message))
+    def issue(self, kind: str, item: object, message: str, counted_as: str = "") -> None:
+        self.issues.append(GoalIssue(kind, _text(item), message, counted_as))
+
+    def unknown_name(
+        self, kind: str, what: str, name: str, args: Sequence[object], g: object
+    ) -> None:
+        """An unknown state / relation: a false positive when its objects are known (the
+        reference then scores it), else only a hallucination (the reference drops it)."""
+        known = all(resolve_object(a, self.world) for a in args)
+        self.issue("hallucination", g, f"unknown {what} {name!r}", kind if known else "")
 
     def objects(self, raw: Sequence[object], item: object) -> list[tuple[str, ...]] | None:
         out: list[tuple[str, ...]] = []
@@ -257,7 +275,7 @@ class _Builder:
             positive, state = not positive, state[4:]
         pred = self.vocab.state(state)
         if pred is None:
-            self.issue("hallucination", g, f"unknown state {state!r}")
+            self.unknown_name("state", "state", state, args, g)
             return
         self.add("state", pred, args, positive, g)
 
@@ -278,7 +296,7 @@ class _Builder:
             return
         pred = self.vocab.relation(rel)
         if pred is None:
-            self.issue("hallucination", g, f"unknown relation {rel!r}")
+            self.unknown_name("relation", "relation", rel, args, g)
             return
         self.add("relation", pred, args, positive, g)
 
@@ -300,7 +318,7 @@ class _Builder:
             return
         pred = self.vocab.action(name)
         if pred is None:
-            self.issue("hallucination", g, f"unknown action {name!r}")
+            self.issue("hallucination", g, f"unknown action {name!r}", "action")
             return
         self.add("action", pred, args, True, g)
 

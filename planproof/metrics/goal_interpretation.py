@@ -4,12 +4,14 @@ against the task's gold goal.
 Per task, state (unary) and relation goals are scored against the gold goal option that
 maximises F1 (:meth:`planproof.ltl.options.GoalOptions.best`; quantified BEHAVIOR goals
 have thousands of options), action goals against the gold action goals (each action goal
-one element, matched once, alternatives ``touch|push`` accepted, as Table 9 and the
-reference count them). Precision, recall and F1 are micro-averaged over all goals of all
-tasks, per type and overall. Beyond the paper, Z3 decides whether the predicted state goal
-is satisfiable under the world's state axioms and whether it entails / is entailed by the
-gold goal, so an equivalent goal written differently (``not open(door)`` for
-``closed(door)``) is recognised. Choices: ``docs/goal-interpretation.md``.
+one element per distinct predicted item, matched once, alternatives ``touch|push``
+accepted, as Table 9 and the reference count them). An item with an unknown state,
+relation or action name but known objects is one false positive, as the reference scores
+it; an unknown object leaves the item out. Precision, recall and F1 are micro-averaged
+over all goals of all tasks, per type and overall. Beyond the paper, Z3 decides whether
+the predicted state goal is satisfiable under the world's state axioms and whether it
+entails / is entailed by the gold goal, so an equivalent goal written differently
+(``not open(door)`` for ``closed(door)``) is recognised. Choices: ``docs/goal-interpretation.md``.
 """
 
 from __future__ import annotations
@@ -269,9 +271,11 @@ def evaluate_goal(
         )
     chosen: list[Literal] = []
     acts: list[Literal] = []
+    act_items: set[str] = set()
     for item in predicted.items:
         if item.kind == "action":
-            if item.candidates[0] not in acts:
+            if item.text not in act_items:  # one per distinct item, as the reference
+                act_items.add(item.text)
                 acts.append(item.candidates[0])
             continue
         pick = next(
@@ -298,6 +302,11 @@ def evaluate_goal(
         counts["action"], m, e = _match_actions(acts, gold_actions)
         missed += m
         extra += e
+    for kind, text in dict.fromkeys(
+        (i.counted_as, i.item) for i in predicted.issues if i.counted_as
+    ):
+        counts[kind] = counts.get(kind, Counts()) + Counts(0, 1, 0)
+        extra.append(text)
     check = None
     if logic and chosen:
         pred_formula = conj(*(c.as_formula() for c in chosen))
@@ -382,7 +391,8 @@ def summarize(results: Sequence[GoalResult]) -> dict[str, Any]:
         overall = overall + v
     fmt = sum(1 for r in results for i in r.issues if i.kind == "format")
     hall = sum(1 for r in results for i in r.issues if i.kind == "hallucination")
-    items = overall.tp + overall.fp + fmt + hall
+    scored = sum(len({(i.counted_as, i.item) for i in r.issues if i.counted_as}) for r in results)
+    items = overall.tp + overall.fp - scored + fmt + hall
     checks = [r.logic for r in results if r.logic is not None]
 
     def _pct(n: int, d: int) -> float | None:
@@ -399,6 +409,7 @@ def summarize(results: Sequence[GoalResult]) -> dict[str, Any]:
             "unparsable_responses": sum(1 for r in results if r.parse_error is not None),
             "format_error_items": fmt,
             "hallucination_items": hall,
+            "scored_as_false_positive": scored,
             "format_error_rate": _pct(fmt, items),
             "hallucination_rate": _pct(hall, items),
         },

@@ -77,7 +77,10 @@ def test_wrong_relation(wash: Task) -> None:
     assert abs(r.total.f1 - 8 / 10) < 1e-12
 
 
-def test_hallucinated_object_and_state_are_left_out(wash: Task) -> None:
+def test_unknown_object_is_dropped_but_unknown_state_is_a_false_positive(wash: Task) -> None:
+    """As the published evaluator scores them: an item naming an unknown object is left
+    out (a hallucination); an unknown state of a known object is read and wrong, one
+    false positive (reported as a hallucination too)."""
     text = json.dumps(
         {
             "node goals": [
@@ -96,12 +99,49 @@ def test_hallucinated_object_and_state_are_left_out(wash: Task) -> None:
         }
     )
     r = evaluate_goal_response(wash, text)
-    assert r.total == Counts(5, 0, 0)
-    kinds = sorted(i.kind for i in r.issues)
-    assert kinds == ["format", "hallucination", "hallucination"]
+    assert r.total == Counts(5, 1, 0)
+    assert r.counts["state"] == Counts(3, 1, 0)
+    assert "{name: washing_machine, state: CLEANED}" in r.extra
+    kinds = sorted((i.kind, i.counted_as) for i in r.issues)
+    assert kinds == [("format", ""), ("hallucination", ""), ("hallucination", "state")]
     s = summarize([r])
     assert s["grammar"]["hallucination_items"] == 2
     assert s["grammar"]["format_error_items"] == 1
+    assert s["grammar"]["scored_as_false_positive"] == 1
+
+
+def test_unknown_relation_and_action_names_are_false_positives(wash: Task) -> None:
+    """The reference never drops an action goal (it checks no action vocabulary) and
+    scores an unknown relation between known objects; identical items count once."""
+    bad_edge = {"from_name": "soap", "relation": "ATTACHED", "to_name": "washing_machine"}
+    text = json.dumps(
+        {
+            "node goals": [],
+            "edge goals": [bad_edge, bad_edge],
+            "action goals": [{"action": "LEVITATE"}, {"action": "LEVITATE"}],
+        }
+    )
+    r = evaluate_goal_response(wash, text, logic=False)
+    assert r.counts["relation"] == Counts(0, 1, 2)
+    assert r.counts["action"] == Counts(0, 1, 0)
+
+
+def test_each_distinct_action_item_counts(wash: Task) -> None:
+    """Per-action counting as the reference: two PUTIN items with different
+    descriptions are two predictions (two false positives here: the task has no action
+    goal); the same item twice is one."""
+    text = json.dumps(
+        {
+            "node goals": [],
+            "action goals": [
+                {"action": "PUTIN", "description": "clothes"},
+                {"action": "PUTIN", "description": "soap"},
+                {"action": "PUTIN", "description": "soap"},
+            ],
+        }
+    )
+    r = evaluate_goal_response(wash, text, logic=False)
+    assert r.counts["action"] == Counts(0, 2, 0)
 
 
 def test_unreadable_response_misses_everything(wash: Task) -> None:

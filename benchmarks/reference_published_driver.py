@@ -1,0 +1,204 @@
+"""Run the published reference evaluator (virtualhome-eval 0.1.1) on responses files.
+
+Executed by the interpreter of the reference's ``published`` environment
+(``benchmarks/reference_env.py``); planproof never imports virtualhome-eval and this script
+never imports planproof. It reads one JSON job on stdin (or from the file named by its
+first argument) and writes one JSON result on stdout (the reference's prints go to stderr).
+
+Job::
+
+    {"protocol": 1, "module": "goal_interpretation" | "action_sequence" |
+                              "subgoal_decomposition" | "transition_modeling",
+     "workdir": "/tmp/...", "workers": 2,
+     "responses": {"<model>": "/path/to/<responses>.json", ...}}
+
+Each file is evaluated by one unmodified call of that module's ``evaluate_results`` on a
+directory holding only that file (the layout the reference expects,
+``<dir>/<module>/<model>_outputs.json``, is made under ``workdir``). Result::
+
+    {"protocol": 1, "versions": {...},
+     "models": {"<model>": {"seconds": float, "summary": {...},
+                            "tasks": {"<identifier>": {...}}}}}
+
+``summary`` is what the reference returns (and writes to ``summary.json``). Its per-task
+verdicts are not returned by the reference, so the driver *observes* them without changing
+what the reference does: goal interpretation and transition modeling from the records of
+the evaluator's own logger (the per-task TP/FP/FN lines, hallucination and format
+messages, the planner's "Holistic test" / "Action test" lines), action sequencing from the
+``error_info`` it returns, subgoal decomposition from the ``error_info.json`` it writes.
+``workers`` is the number of processes subgoal decomposition starts (the reference's
+default is 5; this machine has 2 cores).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import json
+import logging
+import re
+import sys
+import time
+from importlib import metadata
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+PROTOCOL = 1
+MODULES = (
+    "goal_interpretation",
+    "action_sequence",
+    "subgoal_decomposition",
+    "transition_modeling",
+)
+COUNT = re.compile(r"(TP|FP|FN)_(node|edge|action)_goals: (-?\d+)")
+TASK_START = re.compile(r"Task is .*, file_id is (.+)$")
+HOLISTIC = re.compile(r"Holistic test: task (.+) (succeeded|failed)$")
+ACTION_TEST = re.compile(r"Action test: task (.+)'s (.+) (succeeded|failed)$")
+NOT_SUCCESS = re.compile(r"(.+) not in success file id!$")
+GOLD_FAILED = re.compile(r"Program (.+) did not pass gold test$")
+
+
+def _module(name: str) -> Any:
+    return importlib.import_module(f"virtualhome_eval.evaluation.{name}.scripts.evaluate_results")
+
+
+class LogTasks(logging.Handler):
+    """Per-task facts read from the reference evaluator's own log records."""
+
+    def __init__(self, module: str, rows: list[dict[str, Any]]) -> None:
+        super().__init__(logging.INFO)
+        self.module = module
+        self.tasks: dict[str, dict[str, Any]] = {}
+        self.current: dict[str, Any] | None = None
+        self.order = [str(r.get("identifier")) for r in rows]
+        self.position = 0
+
+    def _start(self, ident: str) -> None:
+        self.current = self.tasks.setdefault(ident, {"format_wrong": 0, "hallucinated": 0})
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            msg = record.getMessage()
+        except Exception:  # a record the reference formats badly is not ours to fix
+            return
+        if self.module == "goal_interpretation":
+            self._goal(msg)
+        elif self.module == "action_sequence":
+            if m := GOLD_FAILED.match(msg):
+                self.tasks[m.group(1)] = {"skipped": "gold plan fails the reference's check"}
+        else:
+            self._transition(msg)
+
+    def _goal(self, msg: str) -> None:
+        if m := TASK_START.match(msg):
+            self._start(m.group(1))
+            return
+        if self.current is None:
+            return
+        if msg.endswith("has format wrong output"):
+            self.current["format_wrong"] += 1
+        elif msg.endswith("has hallucination output"):
+            self.current["hallucinated"] += 1
+        for kind, part, value in COUNT.findall(msg):
+            self.current.setdefault(part, {})[kind] = int(value)
+
+    def _transition(self, msg: str) -> None:
+        # the evaluator names the file only in some lines; its loop visits rows in order
+        if m := NOT_SUCCESS.match(msg):
+            self.tasks[m.group(1)] = {"skipped": "not in success_task.json"}
+            self.position += 1
+        elif msg.startswith("task name is "):
+            ident = self.order[self.position] if self.position < len(self.order) else "?"
+            self.position += 1
+            self._start(ident)
+            assert self.current is not None
+            self.current["actions"] = {}
+        elif self.current is None:
+            return
+        elif msg.startswith("Error in extracting action details"):
+            self.current["format_wrong"] += 1
+        elif msg.endswith("Hallucination!"):
+            self.current["hallucinated"] += 1
+        elif m := ACTION_TEST.match(msg):
+            self.current["actions"][m.group(2)] = m.group(3) == "succeeded"
+        elif m := HOLISTIC.match(msg):
+            self.current["planner_success"] = m.group(2) == "succeeded"
+
+
+def _evaluate(module: str, model: str, rows: list[dict[str, Any]], workdir: Path) -> Any:
+    er = _module(module)
+    llm_dir = workdir / model / "llm"
+    target = llm_dir / module
+    target.mkdir(parents=True, exist_ok=True)
+    (target / f"{model}_outputs.json").write_text(json.dumps(rows), encoding="utf-8")
+    package = Path(str(er.__file__)).resolve().parents[3]  # .../virtualhome_eval
+    args = SimpleNamespace(
+        mode="evaluate_results",
+        eval_type=module,
+        dataset="virtualhome",
+        scene_id=1,
+        llm_response_path=str(llm_dir),
+        resource_dir=str(package / "resources"),
+        dataset_dir=str(package / "dataset"),
+        evaluation_dir=str(package / "evaluation"),
+        output_dir=str(workdir / model / "out"),
+    )
+    with contextlib.redirect_stdout(sys.stderr):
+        return er.evaluate_results(args)[model]
+
+
+def run_model(module: str, model: str, source: Path, workdir: Path) -> dict[str, Any]:
+    rows = json.loads(source.read_text(encoding="utf-8"))
+    logger = logging.getLogger(_module(module).__name__)
+    handler = LogTasks(module, rows)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
+    logger.addHandler(handler)
+    t0 = time.perf_counter()
+    try:
+        result = _evaluate(module, model, rows, workdir)
+    finally:
+        logger.removeHandler(handler)
+    seconds = time.perf_counter() - t0
+    tasks: dict[str, Any] = handler.tasks
+    if module in ("goal_interpretation", "transition_modeling"):
+        summary = result[0]
+    elif module == "action_sequence":
+        summary, error_info = result
+        tasks |= error_info
+    else:
+        summary = result
+        stats = workdir / model / "out" / module / model / "error_info.json"
+        tasks = json.loads(stats.read_text(encoding="utf-8"))
+    return {"seconds": seconds, "summary": summary, "tasks": tasks}
+
+
+def main(argv: list[str]) -> int:
+    raw = Path(argv[1]).read_text(encoding="utf-8") if len(argv) > 1 else sys.stdin.read()
+    job = json.loads(raw)
+    if job.get("protocol") != PROTOCOL or job.get("module") not in MODULES:
+        print(f"reference_published_driver: bad job {job.get('protocol')!r}", file=sys.stderr)
+        return 2
+    module = job["module"]
+    if module == "subgoal_decomposition":
+        sd = _module(module)
+        sd.simulate_one_llm.__defaults__ = (int(job.get("workers", 2)), "./results")
+    workdir = Path(job["workdir"])
+    models = {
+        model: run_model(module, model, Path(path), workdir)
+        for model, path in job["responses"].items()
+    }
+    versions = {}
+    for name in ("virtualhome_eval", "numpy", "scipy", "pddlgym", "up_fast_downward"):
+        with contextlib.suppress(metadata.PackageNotFoundError):
+            versions[name] = metadata.version(name)
+    versions["python"] = sys.version.split()[0]
+    json.dump(
+        {"protocol": PROTOCOL, "versions": versions, "models": models}, sys.stdout, default=str
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,33 @@
+"""The published reference evaluator's figures on the published LLM answers, as data.
+
+``benchmarks/differential_published.py --write-figures`` runs virtualhome-eval 0.1.1's
+own evaluators (in their own virtual environment, minutes per file) on every published
+file and records their summary figures here, per module and model, with how they were
+produced; ``planproof reproduce eai`` shows them as the "reference code" column without
+that environment. A cell the script has not run is absent, never guessed.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+FIGURES_PATH = Path(__file__).resolve().parent / "reference" / "published_reference.json"
+
+
+def reference_figures() -> dict[str, Any]:
+    """``{"produced_by": {...}, "modules": {module: {model: {"figures": {name: value},
+    "seconds": float}}}}``; figure names as planproof's (``overall_f1``,
+    ``state_precision``, ``object_states_planner_success_rate`` ...)."""
+    doc: dict[str, Any] = json.loads(FIGURES_PATH.read_text(encoding="utf-8"))
+    return doc
+
+
+def reference_figure(module: str, model: str, name: str) -> float | None:
+    """One figure, or ``None`` when the reference was not run on that cell."""
+    cell = reference_figures()["modules"].get(module, {}).get(model)
+    if cell is None:
+        return None
+    value = cell["figures"].get(name)
+    return None if value is None else float(value)
