@@ -331,7 +331,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("formula", nargs="?", help="the formula (default: the example's)")
     p.add_argument("--file", help="read the formula from a file")
     p.add_argument("--trace", help="trace JSON (default: the bundled example)")
-    p.add_argument("--example", choices=EXAMPLES, default="watch_tv")
+    p.add_argument(
+        "--example", choices=EXAMPLES, default="watch_tv", help="the bundled example trace"
+    )
     p.add_argument(
         "--reading",
         choices=("eventually", "final"),
@@ -353,8 +355,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(handler=cmd_ltl_sat)
 
     p = sub.add_parser("entails", help="does PREMISE entail CONCLUSION? (Z3)")
-    p.add_argument("premise")
-    p.add_argument("conclusion")
+    p.add_argument("premise", help="the formula assumed")
+    p.add_argument("conclusion", help="the formula that must follow")
     p.add_argument("--equivalent", action="store_true", help="check equivalence instead")
     _add_solver_args(p)
     p.set_defaults(handler=cmd_ltl_entails)
@@ -370,8 +372,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(handler=cmd_data_fetch)
 
-    for sp in (*sub.choices.values(), *dsub.choices.values()):
-        sp.add_argument("--json", action="store_true", help="print the result as JSON")
+    for group, parsers in (("ltl", sub.choices), ("data", dsub.choices)):
+        for name, sp in parsers.items():
+            sp.add_argument("--json", action="store_true", help="print the result as JSON")
+            sp.epilog = epilog((group, name))
+            sp.formatter_class = argparse.RawDescriptionHelpFormatter
     for sp in (parser, ltl, data):
         add_global_json(sp)
     _add_command_modules(top)
@@ -439,6 +444,10 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str]] = {
         "planproof.commands.demo",
         "no key needed: the built-in planner on an EAI module, scored, with its report",
     ),
+    ("tasks",): (
+        "planproof.commands.tasks",
+        "list a dataset's task identifiers, names and goals (to write a responses file)",
+    ),
     ("prompts",): (
         "planproof.commands.prompts",
         "write one prompt per task for an EAI module (JSONL)",
@@ -449,6 +458,97 @@ exposes ``add_arguments(parser)`` and ``run(args) -> int`` and imports heavy lib
 only inside ``run``."""
 
 GROUP_HELP = {"evaluate": "score LLM outputs with a benchmark's metrics"}
+
+EVALUATED = "0 evaluated, 2 bad input (unreadable file, no response matches a task)"
+USAGE: dict[tuple[str, ...], tuple[str, str]] = {
+    ("ltl", "parse"): ("0 parsed, 2 bad input", "planproof ltl parse 'on(tv.1) then off(tv.1)'"),
+    ("ltl", "check"): (
+        "0 holds, 1 does not hold, 2 bad input",
+        "planproof ltl check --trace trace.json 'grab(cup.1) then ontop(cup.1, table.2)'",
+    ),
+    ("ltl", "sat"): (
+        "0 satisfiable, 1 unsatisfiable, 2 bad input, 3 solver time limit",
+        "planproof ltl sat 'on(tv.1) and not on(tv.1)'",
+    ),
+    ("ltl", "entails"): (
+        "0 entails, 1 does not, 2 bad input, 3 solver time limit",
+        "planproof ltl entails 'on(a.1) and off(b.2)' 'on(a.1)'",
+    ),
+    ("data", "fetch"): ("0 fetched, 2 data unavailable", "planproof data fetch eai"),
+    ("evaluate", "action-sequencing"): (
+        EVALUATED,
+        "planproof evaluate action-sequencing --dataset virtualhome --responses answers.json",
+    ),
+    ("evaluate", "goal-interpretation"): (
+        EVALUATED,
+        "planproof evaluate goal-interpretation --dataset behavior --responses answers.jsonl",
+    ),
+    ("evaluate", "subgoal-decomposition"): (
+        EVALUATED,
+        "planproof evaluate subgoal-decomposition --dataset virtualhome --limit 20",
+    ),
+    ("evaluate", "transition-modeling"): (
+        EVALUATED,
+        "planproof evaluate transition-modeling --dataset virtualhome --responses ops.json",
+    ),
+    ("evaluate", "teach"): (
+        "0 evaluated, 2 bad input",
+        "planproof evaluate teach episodes/ --output results/teach",
+    ),
+    ("evaluate", "housekeep"): (
+        "0 evaluated, 1 an expected value differs (or --require-success failed), 2 bad input",
+        "planproof evaluate housekeep eps.jsonl --preferences prefs.csv --output results/hk",
+    ),
+    ("evaluate", "partnr"): (
+        "0 evaluated, 1 a plan differs from its expect block (or --require-success failed), "
+        "2 bad input",
+        "planproof evaluate partnr --ltl",
+    ),
+    ("verify",): (
+        "0 valid plan, 1 invalid plan, 2 bad input",
+        "planproof verify --domain d.pddl --problem p.pddl --plan plan.txt",
+    ),
+    ("plan",): (
+        "0 a plan was found and replays to the goal, 1 none, 2 bad input",
+        "planproof plan --domain d.pddl --problem p.pddl --engine pyperplan",
+    ),
+    ("run",): (
+        "0 every task answered and scored, 1 some calls failed (running the same command "
+        "again retries only them), 2 bad input, 130 interrupted",
+        "planproof run --model openai/gpt-4o-mini --module action-sequencing "
+        "--dataset virtualhome --limit 10",
+    ),
+    ("report",): (
+        "0 written, 2 bad input (no results directory)",
+        "planproof report planproof-runs/*/action-sequencing-virtualhome "
+        "planproof-results/action-sequencing-virtualhome --output report/",
+    ),
+    ("demo",): (
+        "0 every task answered and scored, 1 some calls failed, 2 bad input",
+        "planproof demo --limit 20",
+    ),
+    ("tasks",): ("0 listed, 2 bad input", "planproof tasks --dataset virtualhome | head"),
+    ("prompts",): (
+        "0 written, 2 bad input",
+        "planproof prompts --module action-sequencing --dataset virtualhome --output p.jsonl",
+    ),
+}
+"""Each command's exit statuses and one example, printed at the end of its ``--help``."""
+
+CONVENTIONS = (
+    "--json may come before or after the subcommand. Errors: 'planproof: error: ...' on "
+    "stderr (one JSON object on stdout with --json). Steps are 0-based in JSON output and "
+    "1-based in text."
+)
+
+
+def epilog(path: tuple[str, ...]) -> str:
+    """The end of a command's ``--help``: exit statuses, an example, the conventions."""
+    exits, example = USAGE.get(path, ("0 ok, 1 no, 2 bad input", f"planproof {' '.join(path)}"))
+    import textwrap
+
+    parts = (f"exit status: {exits}", f"example:\n  {example}", CONVENTIONS)
+    return "\n\n".join(p if p.startswith("example") else textwrap.fill(p, 88) for p in parts)
 
 
 def _add_command_modules(top: Any) -> None:
@@ -464,7 +564,13 @@ def _add_command_modules(top: Any) -> None:
                 add_global_json(g)
                 groups[key] = g.add_subparsers(dest=f"{part}_command", required=True)
             parent = groups[key]
-        p = parent.add_parser(path[-1], help=help_text)
+        p = parent.add_parser(
+            path[-1],
+            help=help_text,
+            description=help_text,
+            epilog=epilog(path),
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
         mod = importlib.import_module(module)
         mod.add_arguments(p)
         p.set_defaults(handler=mod.run)

@@ -16,7 +16,7 @@ from planproof.interface.modules import DATASETS
 
 def add_common_arguments(parser: argparse.ArgumentParser, module: str) -> None:
     """Arguments shared by the module evaluators (same layout as action sequencing)."""
-    parser.add_argument("--dataset", choices=DATASETS, required=True)
+    parser.add_argument("--dataset", choices=DATASETS, required=True, help="the EAI dataset")
     src = parser.add_mutually_exclusive_group()
     src.add_argument("--responses", type=Path, help="responses file (JSON list or JSON lines)")
     src.add_argument(
@@ -46,8 +46,9 @@ def evaluate_file(
     gold: Callable[[Any], str],
     score: Callable[[Any, str], Any],
     failed: Callable[[Any, str], Any],
-) -> tuple[list[Any], dict[str, Any], Sequence[Any]]:
-    """Pair tasks with responses (or gold texts) and score each. How the responses met the
+) -> tuple[list[Any], dict[str, Any], Sequence[Any], list[dict[str, Any]]]:
+    """Pair tasks with responses (or gold texts) and score each: the results, how the
+    responses met the tasks, the tasks in scope, and the answers scored. How the responses met the
     tasks goes to stderr; a file that matches no task is bad input (no silent zeros)."""
     from planproof.commands.matching import match, tell
     from planproof.data.cache import DataUnavailableError
@@ -93,16 +94,32 @@ def evaluate_file(
         for t, text, msg in pairs:
             results.append(score(t, text) if text is not None else failed(t, msg))
             advance()
-    return results, info, tasks
+    answers = [
+        {
+            "identifier": t.identifier,
+            "llm_output": text,
+            "error": None if text is not None else {"kind": "no-output", "message": msg},
+        }
+        for t, text, msg in pairs
+    ]
+    return results, info, tasks, answers
 
 
 def write_outputs(
-    args: argparse.Namespace, module: str, results: Sequence[Any], summary: dict[str, Any]
+    args: argparse.Namespace,
+    module: str,
+    results: Sequence[Any],
+    summary: dict[str, Any],
+    answers: Sequence[dict[str, Any]] = (),
 ) -> Path | str:
-    """results.jsonl + summary.json in ``--output``; the directory, or an error message."""
+    """results.jsonl + summary.json (+ the answers scored, responses.jsonl, for the
+    report) in ``--output``; the directory, or an error message."""
     out: Path = args.output or Path("planproof-results") / f"{module}-{args.dataset}"
     try:
         out.mkdir(parents=True, exist_ok=True)
+        with (out / "responses.jsonl").open("w", encoding="utf-8") as f:
+            for a in answers:
+                f.write(json.dumps(a, ensure_ascii=False) + "\n")
         with (out / "results.jsonl").open("w", encoding="utf-8") as f:
             for r in results:
                 f.write(json.dumps(r.to_dict(), ensure_ascii=False) + "\n")
@@ -134,9 +151,10 @@ def run_module(
     import time
 
     start = time.perf_counter()
-    results, info, tasks = evaluate_file(args, gold, score, failed)
+    results, info, tasks, answers = evaluate_file(args, gold, score, failed)
     summary = summarize(results)
     summary.update(
+        module=module,
         dataset=args.dataset,
         source=str(args.responses) if args.responses else source,
         **(extra or {}),
@@ -145,7 +163,7 @@ def run_module(
         **info,
         seconds=round(time.perf_counter() - start, 3),
     )
-    out = write_outputs(args, module, results, summary)
+    out = write_outputs(args, module, results, summary, answers)
     if isinstance(out, str):
         raise BadInput(out)
     if args.json:

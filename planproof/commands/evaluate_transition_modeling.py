@@ -27,13 +27,20 @@ from planproof.commands.executor_options import (
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--dataset", choices=("virtualhome", "behavior"), required=True)
+    parser.add_argument(
+        "--dataset", choices=("virtualhome", "behavior"), required=True, help="the EAI dataset"
+    )
     src = parser.add_mutually_exclusive_group()
     src.add_argument("--responses", type=Path, help="LLM answers (JSON list or JSON Lines)")
     src.add_argument(
         "--gold", action="store_true", help="evaluate the gold operators (the default)"
     )
-    parser.add_argument("--engine", choices=("fast-downward", "pyperplan"), default="fast-downward")
+    parser.add_argument(
+        "--engine",
+        choices=("fast-downward", "pyperplan"),
+        default="fast-downward",
+        help="planner (default fast-downward)",
+    )
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per problem")
     parser.add_argument("--no-planner", action="store_true", help="logic-form scores only")
     parser.add_argument("--limit", type=int, help="evaluate only the first K tasks")
@@ -95,10 +102,18 @@ def run(args: argparse.Namespace) -> int:
             executor=executor,
             progress=lambda done, total: advance(),
         )
-    summary = {**report.summary(), **info}
+    summary = {
+        **report.summary(),
+        "module": "transition-modeling",
+        "source": str(args.responses) if args.responses else "gold operators",
+        **info,
+    }
     out: Path = args.output or Path("planproof-results") / f"transition-modeling-{args.dataset}"
     try:
         out.mkdir(parents=True, exist_ok=True)
+        with (out / "responses.jsonl").open("w", encoding="utf-8") as fh:
+            for r in responses:
+                fh.write(json.dumps({**r, "error": None}, ensure_ascii=False) + "\n")
         with (out / "results.jsonl").open("w", encoding="utf-8") as fh:
             for t in report.tasks:
                 fh.write(json.dumps(t.to_dict(), sort_keys=True) + "\n")

@@ -25,8 +25,10 @@ def headline(module: str, summary: Mapping[str, Any]) -> list[str]:
         traj = summary.get("trajectory_evaluation", {})
         errors = {**traj.get("grammar_error", {}), **traj.get("runtime_error", {})}
         worst = sorted(((v, k) for k, v in errors.items() if v), reverse=True)[:3]
+        n, sr = summary.get("tasks"), goal.get("task_success_rate")
+        of = f" ({round(sr * n / 100)} of {n} tasks)" if n and sr is not None else ""
         return [
-            f"task success {_pct(goal.get('task_success_rate'))}, executable "
+            f"task success {_pct(sr)}{of}, executable "
             f"{_pct(traj.get('execution_success_rate'))}, goals met "
             f"{_pct(goal.get('total_goal'))}",
             "most frequent errors: "

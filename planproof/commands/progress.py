@@ -63,6 +63,8 @@ class RichProgress:
         self._done = 0
 
     def start(self, total: int, cached: int) -> None:
+        if not on_terminal():
+            return
         from rich.console import Console
         from rich.progress import (
             BarColumn,

@@ -18,8 +18,8 @@ from planproof.interface.modules import DATASETS, MODULES
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--module", choices=MODULES, required=True)
-    parser.add_argument("--dataset", choices=DATASETS, required=True)
+    parser.add_argument("--module", choices=MODULES, required=True, help="the EAI module")
+    parser.add_argument("--dataset", choices=DATASETS, required=True, help="the EAI dataset")
     parser.add_argument("--limit", type=int, help="only the first K tasks")
     parser.add_argument("--output", type=Path, help="JSON-lines file to write")
     parser.add_argument("--json", action="store_true", help="print a JSON summary")

@@ -28,14 +28,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a litellm model (openai/gpt-4o-mini, anthropic/claude-3-5-haiku-latest, "
         "hosted_vllm/NAME with --api-base...) or a built-in agent: planner, gold",
     )
-    parser.add_argument("--module", choices=MODULES, required=True)
-    parser.add_argument("--dataset", choices=DATASETS, required=True)
+    parser.add_argument("--module", choices=MODULES, required=True, help="the EAI module")
+    parser.add_argument("--dataset", choices=DATASETS, required=True, help="the EAI dataset")
     parser.add_argument("--concurrency", type=int, default=4, help="calls in flight (4)")
     parser.add_argument("--limit", type=int, help="only the first K tasks")
     parser.add_argument("--temperature", type=float, default=0.0, help="0, as in the paper")
     parser.add_argument("--max-tokens", type=int, help="completion token limit")
-    parser.add_argument("--top-p", type=float)
-    parser.add_argument("--seed", type=int)
+    parser.add_argument("--top-p", type=float, help="nucleus sampling (provider default)")
+    parser.add_argument("--seed", type=int, help="sampling seed, where the provider has one")
     parser.add_argument("--api-base", help="OpenAI-compatible server (vLLM, Ollama...)")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per call")
     parser.add_argument("--max-retries", type=int, default=5, help="retries per call")
@@ -170,6 +170,11 @@ def _print(info: dict[str, Any], summary: dict[str, Any], out: Path, report: Pat
         f"{info['tokens']['completion']} out; cost "
         + ("unknown" if cost is None else f"${cost:.4f}")
         + f"; {info['seconds']['total']:.1f} s"
+    )
+    scored, in_run = summary.get("tasks_scored", summary.get("tasks")), info["tasks"]
+    console.print(
+        f"  scored {scored} of {in_run} tasks"
+        + (f" ({in_run - scored} without an answer: failed calls)" if scored != in_run else "")
     )
     for line in headline(info["module"], summary):
         console.print("  " + line)

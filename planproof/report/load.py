@@ -300,17 +300,56 @@ def _response(doc: Mapping[str, Any]) -> ResponseRecord | None:
     )
 
 
+def is_results_dir(path: Path) -> bool:
+    """A directory written by ``planproof run`` (``run.json``) or by an ``evaluate``
+    command (``summary.json`` without ``run.json``)."""
+    return path.is_dir() and ((path / RUN_FILE).exists() or (path / SUMMARY_FILE).exists())
+
+
+def infer_module(summary: Mapping[str, Any]) -> str:
+    """The module of an ``evaluate`` summary written before it recorded its module."""
+    if "subgoals" in summary:
+        return "subgoal-decomposition"
+    if "trajectory_evaluation" in summary:
+        return "action-sequencing"
+    if "grammar" in summary and "goal_evaluation" in summary:
+        return "goal-interpretation"
+    if "by_category" in summary:
+        return "transition-modeling"
+    return ""
+
+
+def _evaluate_info(summary: Mapping[str, Any]) -> dict[str, Any]:
+    """``run.json``'s fields for an ``evaluate`` directory: the answers' source (the
+    responses file, or the gold) stands for the model."""
+    source = as_str(summary.get("source")) or "evaluate"
+    return {
+        "model": as_str(summary.get("model")) or Path(source).name or source,
+        "module": as_str(summary.get("module")) or infer_module(summary),
+        "dataset": summary.get("dataset"),
+        "tasks": summary.get("tasks_in_dataset", summary.get("tasks")),
+    }
+
+
 def load_run(path: Path) -> Run:
-    """Read one run directory; :class:`ReportError` when it is not one."""
+    """Read one results directory (``planproof run`` or ``evaluate`` output);
+    :class:`ReportError` when it is neither."""
     if not path.is_dir():
-        raise ReportError(f"{path}: not a run directory (it does not exist or is a file)")
-    run_doc = _read_object(path / RUN_FILE)
+        raise ReportError(f"{path}: not a results directory (it does not exist or is a file)")
+    if not is_results_dir(path):
+        raise ReportError(
+            f"{path}: not a results directory: it holds neither {RUN_FILE} (planproof run) "
+            f"nor {SUMMARY_FILE} (planproof evaluate)"
+        )
     summary = _read_object(path / SUMMARY_FILE)
+    from_run = (path / RUN_FILE).exists()
+    run_doc = _read_object(path / RUN_FILE) if from_run else _evaluate_info(summary)
     notes: list[str] = []
     raw_responses = _read_jsonl(path / RESPONSES_FILE, notes)
     has_responses = raw_responses is not None
     if raw_responses is None:
-        notes.append(f"{RESPONSES_FILE} is missing: prompts and responses are not shown")
+        if from_run:
+            notes.append(f"{RESPONSES_FILE} is missing: prompts and responses are not shown")
         raw_responses = []
     responses: list[ResponseRecord] = []
     seen: set[str] = set()
@@ -346,14 +385,14 @@ def load_run(path: Path) -> Run:
 
 
 def find_run_dirs(paths: Iterable[Path]) -> list[Path]:
-    """The run directories named: a directory holding ``run.json`` is a run; a directory
-    without one stands for its immediate subdirectories that hold one (so
-    ``planproof report runs/`` works). Anything else is passed through for
+    """The results directories named: a directory holding ``run.json`` or ``summary.json``
+    is one; a directory without either stands for its immediate subdirectories that are
+    (so ``planproof report runs/`` works). Anything else is passed through for
     :func:`load_run` to reject with a message."""
     out: list[Path] = []
     for p in paths:
-        if p.is_dir() and not (p / RUN_FILE).exists():
-            subs = sorted(d for d in p.iterdir() if d.is_dir() and (d / RUN_FILE).exists())
+        if p.is_dir() and not is_results_dir(p):
+            subs = sorted(d for d in p.iterdir() if is_results_dir(d))
             out.extend(subs or [p])
         else:
             out.append(p)

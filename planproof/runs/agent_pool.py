@@ -35,10 +35,19 @@ def _state(agent: str, dataset: str) -> _State:
 
 
 def answer(job: tuple[str, str, str, str]) -> str:
-    """The agent's answer to one task: ``job`` = (agent, module, dataset, identifier)."""
+    """The agent's answer to one task: ``job`` = (agent, module, dataset, identifier).
+    A proof that no plan exists (``unsolvable``) is an answer too: the planner's
+    :func:`~planproof.interface.agents.planner.no_plan_answer`, cached and scored."""
     agent, module, dataset, identifier = job
     state = _state(agent, dataset)
-    return state.agent.answer(state.tasks[identifier], module)
+    try:
+        return state.agent.answer(state.tasks[identifier], module)
+    except AgentError as exc:
+        if exc.kind != "unsolvable":
+            raise
+        from planproof.interface.agents.planner import no_plan_answer
+
+        return no_plan_answer(module, exc.message)
 
 
 class AgentPool:

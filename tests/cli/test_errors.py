@@ -4,13 +4,19 @@ after the subcommand) one JSON object on stdout; no BrokenPipeError when piped i
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
+import subprocess
+import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from tests.cli.helpers import planproof, planproof_into_closed_pipe
+from planproof.cli import USAGE, build_parser
+from tests.cli.helpers import env, planproof, planproof_into_closed_pipe
 
 CLASS_NAME = re.compile(r"\b[A-Z][A-Za-z]*(Error|Exception)\b|Traceback")
 
@@ -74,3 +80,40 @@ def test_no_broken_pipe_traceback_when_the_reader_is_gone() -> None:
     r = planproof_into_closed_pipe("ltl", "parse", "--json", "on(a.1) and off(b.2)")
     assert "BrokenPipeError" not in r.err and "Traceback" not in r.err, r.err
     assert r.code == 0
+
+
+def _commands(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> Iterator[Any]:
+    subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    if not subs:
+        yield path, parser
+    for action in subs:
+        for name, sub in action.choices.items():
+            yield from _commands(sub, (*path, name))
+
+
+def test_every_command_and_option_has_help_with_exit_statuses_and_an_example() -> None:
+    commands = list(_commands(build_parser()))
+    assert len(commands) >= 19
+    for path, parser in commands:
+        assert path in USAGE, f"planproof {' '.join(path)}: no exit statuses/example in USAGE"
+        assert "exit status: 0" in parser.epilog and "example:\n  planproof " in parser.epilog
+        for action in parser._actions:
+            assert action.help, f"planproof {' '.join(path)} {action.dest}: no help text"
+    r = planproof("evaluate", "action-sequencing", "--help")
+    assert r.code == 0 and "exit status: 0 evaluated" in r.out and "0-based in JSON" in r.out
+
+
+def test_help_starts_light() -> None:
+    """``planproof --help`` imports no heavy library (start-up stays about 0.1 s)."""
+    code = (
+        "import sys\n"
+        "from planproof.cli import main\n"
+        "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+        "heavy = [m for m in ('rich', 'z3', 'litellm', 'unified_planning', 'ray', 'lark')"
+        " if m in sys.modules]\n"
+        "print(heavy)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env(), check=True
+    )
+    assert out.stdout.strip().splitlines()[-1] == "[]"

@@ -48,11 +48,23 @@ def test_load_run_returns_what_was_written(built: Built) -> None:
         assert run.summary == json.loads((path / "summary.json").read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize("name", ["run.json", "summary.json"])
-def test_missing_required_file_names_it(built: Built, tmp_path: Path, name: str) -> None:
+def test_missing_summary_names_it(built: Built, tmp_path: Path) -> None:
     run = _copy(built, tmp_path, ("action-sequencing", "virtualhome", "gold"))
-    (run / name).unlink()
-    with pytest.raises(ReportError, match=rf"{name}: file not found"):
+    (run / "summary.json").unlink()
+    with pytest.raises(ReportError, match=r"summary.json: file not found"):
+        build_report([run])
+
+
+def test_without_run_json_it_is_an_evaluate_directory(built: Built, tmp_path: Path) -> None:
+    """``planproof evaluate`` writes summary.json and results.jsonl, no run.json: the
+    answers' source stands for the model and the module is read from the summary."""
+    run = _copy(built, tmp_path, ("action-sequencing", "virtualhome", "gold"))
+    (run / "run.json").unlink()
+    loaded = load_run(run)
+    assert loaded.info.module == "action-sequencing" and loaded.info.dataset == "virtualhome"
+    assert loaded.results and loaded.info.model
+    (run / "summary.json").unlink()
+    with pytest.raises(ReportError, match=r"neither run.json .* nor summary.json"):
         build_report([run])
 
 
@@ -70,14 +82,14 @@ def test_corrupt_required_file_names_it(
 
 
 def test_not_a_run_directory(tmp_path: Path) -> None:
-    with pytest.raises(ReportError, match="not a run directory"):
+    with pytest.raises(ReportError, match="not a results directory"):
         load_run(tmp_path / "nowhere")
     (tmp_path / "file").write_text("x", encoding="utf-8")
-    with pytest.raises(ReportError, match="not a run directory"):
+    with pytest.raises(ReportError, match="not a results directory"):
         build_report([tmp_path / "file"])
     with pytest.raises(ReportError, match="no run directories"):
         build_report([])
-    with pytest.raises(ReportError, match=r"run\.json: file not found"):
+    with pytest.raises(ReportError, match=r"neither run\.json .* nor summary\.json"):
         build_report([tmp_path])  # a directory with no run in it
 
 

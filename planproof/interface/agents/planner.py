@@ -25,11 +25,27 @@ from planproof.interface.agents.base import AgentError, check_module
 from planproof.interface.agents.planning import PlanningFailed, PlanOutcome, plan_task
 from planproof.simulators.core import Action, Task
 
-__all__ = ["DEFAULT_MAX_STEPS", "PlannerAgent", "goal_answer", "operators_answer", "plan_text"]
+__all__ = [
+    "DEFAULT_MAX_STEPS",
+    "PlannerAgent",
+    "goal_answer",
+    "no_plan_answer",
+    "operators_answer",
+    "plan_text",
+]
 
 DEFAULT_MAX_STEPS = 2000
 """Simulated steps per task before the planner gives up (the longest successful search on
 the EAI tasks takes under 200; an impossible goal fails within a second or two)."""
+
+
+def no_plan_answer(module: str, reason: str) -> str:
+    """The planner's answer when it proves a task unsolvable: the reason, then the empty
+    answer of the module's format. It is an answer, not a failed call: the runner caches
+    it and scores it (as the empty plan an LLM could give), so the task counts in every
+    denominator and a rerun does not ask again."""
+    empty = json.dumps({"output": []}) if module == "subgoal-decomposition" else "{}"
+    return f"No plan exists: {reason}\n{empty}"
 
 
 def goal_answer(task: Task) -> str:
