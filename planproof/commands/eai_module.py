@@ -110,10 +110,14 @@ def write_outputs(
     module: str,
     results: Sequence[Any],
     summary: dict[str, Any],
+    *,
     answers: Sequence[dict[str, Any]] = (),
+    tasks: Sequence[Any] = (),
 ) -> Path | str:
     """results.jsonl + summary.json (+ the answers scored, responses.jsonl, for the
     report) in ``--output``; the directory, or an error message."""
+    from planproof.runs.modules import with_task_fields
+
     out: Path = args.output or Path("planproof-results") / f"{module}-{args.dataset}"
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -121,8 +125,8 @@ def write_outputs(
             for a in answers:
                 f.write(json.dumps(a, ensure_ascii=False) + "\n")
         with (out / "results.jsonl").open("w", encoding="utf-8") as f:
-            for r in results:
-                f.write(json.dumps(r.to_dict(), ensure_ascii=False) + "\n")
+            for row in with_task_fields([r.to_dict() for r in results], tasks):
+                f.write(json.dumps(row, ensure_ascii=False) + "\n")
         (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     except OSError as exc:
         return f"cannot write results to {out}: {exc}"
@@ -163,7 +167,7 @@ def run_module(
         **info,
         seconds=round(time.perf_counter() - start, 3),
     )
-    out = write_outputs(args, module, results, summary, answers)
+    out = write_outputs(args, module, results, summary, answers=answers, tasks=tasks)
     if isinstance(out, str):
         raise BadInput(out)
     if args.json:

@@ -61,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
     from planproof.interface.responses import read_responses
     from planproof.metrics.transition_modeling.evaluate import evaluate_responses
     from planproof.pddl.eai import load_eai_pddl
+    from planproof.runs.modules import with_task_fields
 
     if args.timeout <= 0:
         raise BadInput("--timeout must be positive")
@@ -102,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
             executor=executor,
             progress=lambda done, total: advance(),
         )
+    tasks = load_tasks(args.dataset)
     summary = {
         **report.summary(),
         "module": "transition-modeling",
@@ -115,8 +117,8 @@ def run(args: argparse.Namespace) -> int:
             for r in responses:
                 fh.write(json.dumps({**r, "error": None}, ensure_ascii=False) + "\n")
         with (out / "results.jsonl").open("w", encoding="utf-8") as fh:
-            for t in report.tasks:
-                fh.write(json.dumps(t.to_dict(), sort_keys=True) + "\n")
+            for row in with_task_fields([t.to_dict() for t in report.tasks], tasks):
+                fh.write(json.dumps(row, sort_keys=True) + "\n")
         (out / "summary.json").write_text(
             json.dumps(summary, indent=2, sort_keys=True) + "\n", encoding="utf-8"
         )
@@ -130,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
         _table(summary)
         print(f"results: {out}/results.jsonl, summary: {out}/summary.json")
         rows = [t.to_dict() for t in report.tasks]
-        names = {t.identifier: t.name for t in load_tasks(args.dataset)}
+        names = {t.identifier: t.name for t in tasks}
         print_failures(failures(rows, operator_failure), len(rows), names)
     return 0
 

@@ -100,6 +100,8 @@ class TaskRow:
     all_ok: bool
     cells: tuple[ModelCell, ...]
     prompts: tuple[PromptView, ...]
+    name: str = ""
+    goal: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +132,7 @@ class Section:
     charts: tuple[Chart, ...]
     tasks: tuple[TaskRow, ...]
     failing: int
+    coverage: tuple[str, ...] = ()
 
 
 def _group_key(run: Run) -> tuple[int, str, int, str]:
@@ -189,12 +192,13 @@ def _chart_specs(module: str) -> list[tuple[str, list[tuple[str, Column]], float
 def _charts(
     module: str, runs: Sequence[RunView], summaries: Sequence[Mapping[str, Any]]
 ) -> tuple[Chart, ...]:
-    """The module's charts; a category no model has a value for is left out."""
+    """The module's charts; a category no model has a value for is left out, and a chart
+    with no bar to draw (every value missing or zero) is dropped."""
     out: list[Chart] = []
     for title, cats, top in _chart_specs(module):
         values = [[column_value(summaries[i], c) for _, c in cats] for i in range(len(runs))]
         keep = [j for j in range(len(cats)) if any(v[j] is not None for v in values)]
-        if not keep:
+        if not any(v[j] for v in values for j in keep):
             continue
         series = [
             Series(r.label, r.fill, tuple(v[j] for j in keep))
@@ -241,6 +245,38 @@ def _identifiers(runs: Sequence[Run]) -> list[str]:
     return list(seen)
 
 
+def _task_text(runs: Sequence[Run], ident: str) -> tuple[str, str]:
+    """(name, goal) of a task, as the results rows record them (``task_name``,
+    ``task_goal``); empty for rows written before they did."""
+    for r in runs:
+        row = r.result_by_id().get(ident)
+        if row is not None and as_str(row.get("task_name")):
+            return as_str(row.get("task_name")), as_str(row.get("task_goal"))
+    return "", ""
+
+
+def _coverage(views: Sequence[RunView]) -> tuple[str, ...]:
+    """Warnings when the compared runs did not score the same tasks (their rates are then
+    over different denominators and must not be read side by side as equals)."""
+    views = [v for v in views if v.run.evaluated]  # a run not yet scored has no task set
+    sets = [{as_str(r.get("identifier")) for r in v.run.results} - {""} for v in views]
+    if len(views) < 2 or all(s == sets[0] for s in sets):
+        return ()
+    common = set.intersection(*sets)
+    out = [
+        f"the runs compared here scored different task sets: {len(common)} tasks are "
+        "common to all; rates are over each run's own tasks"
+    ]
+    for v, s in zip(views, sets, strict=True):
+        if s != common:
+            only = sorted(s - common)
+            out.append(
+                f"{v.label}: {len(s)} tasks, {len(only)} not scored by every other run"
+                + (f" (e.g. {', '.join(only[:3])})" if only else "")
+            )
+    return tuple(out)
+
+
 def _section(
     index: int, runs: Sequence[Run], colors: Mapping[str, int], pool: PromptPool
 ) -> Section:
@@ -266,6 +302,7 @@ def _section(
     by_res = [v.run.result_by_id() for v in views]
     rows: list[TaskRow] = []
     for k, ident in enumerate(_identifiers(runs)):
+        name, goal = _task_text(runs, ident)
         cells = []
         prompts: dict[str, list[str]] = {}
         for v, resp_map, res_map in zip(views, by_resp, by_res, strict=True):
@@ -283,6 +320,8 @@ def _section(
                 all(c.outcome.status == OK for c in cells),
                 tuple(cells),
                 tuple(PromptView(pool.segments(p), len(p), tuple(m)) for p, m in prompts.items()),
+                name,
+                goal,
             )
         )
     return Section(
@@ -295,6 +334,7 @@ def _section(
         charts=_charts(module, views, summaries),
         tasks=tuple(rows),
         failing=sum(not r.all_ok for r in rows),
+        coverage=_coverage(views),
     )
 
 

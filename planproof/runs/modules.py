@@ -19,6 +19,23 @@ class Evaluation:
     summary: dict[str, Any]
 
 
+def task_fields(task: Task) -> dict[str, str]:
+    """What a person needs to recognise a task in a results row (and the report shows):
+    its name and its goal in the goal logic's text form."""
+    from planproof.ltl.printer import to_text
+
+    return {"task_name": task.name, "task_goal": to_text(task.goal)}
+
+
+def with_task_fields(rows: Sequence[dict[str, Any]], tasks: Sequence[Task]) -> list[dict[str, Any]]:
+    """``rows`` (results with an ``identifier``) with :func:`task_fields` added."""
+    by_id = {t.identifier: t for t in tasks}
+    return [
+        {**r, **task_fields(by_id[r["identifier"]])} if r.get("identifier") in by_id else r
+        for r in rows
+    ]
+
+
 def load_tasks(dataset: str) -> tuple[Task, ...]:
     """The dataset's tasks (fetching and converting the EAI data on first use)."""
     if dataset == "virtualhome":

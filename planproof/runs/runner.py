@@ -23,7 +23,7 @@ from planproof.executor import ExecutorConfig
 from planproof.interface.agents import AGENTS
 from planproof.interface.llm.cache import ResponseCache, default_cache_path
 from planproof.interface.llm.types import Completion, LLMError, Request, Usage
-from planproof.runs.modules import Evaluation, evaluate_answers, module_tasks
+from planproof.runs.modules import Evaluation, evaluate_answers, module_tasks, with_task_fields
 from planproof.simulators.core import Task
 
 
@@ -321,7 +321,9 @@ def write_run_dir(
     out = config.out_dir
     out.mkdir(parents=True, exist_ok=True)
     _write_lines(out / "responses.jsonl", (c.to_dict(config) for c in calls))
-    _write_lines(out / "results.jsonl", evaluation.results)
+    _write_lines(
+        out / "results.jsonl", with_task_fields(evaluation.results, [c.task for c in calls])
+    )
     _write_json(out / "summary.json", summary)
     _write_json(out / "run.json", info)
 

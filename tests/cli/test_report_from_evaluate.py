@@ -1,0 +1,108 @@
+"""``planproof report`` on ``planproof evaluate`` output, in a real browser: the page
+shows task names and goals, keeps every table inside the page width, draws no empty
+chart, and warns when the compared runs scored different task sets."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from planproof.cli import main
+from tests.report.test_browser import browser  # noqa: F401 -- the chromium fixture
+
+pytestmark = pytest.mark.data
+
+WRONG = json.dumps({"WALK": ["bathroom", 11]})
+
+
+def _evaluate(out: Path, *argv: str) -> None:
+    assert main(["evaluate", "action-sequencing", "--dataset", "virtualhome", *argv,
+                 "--output", str(out), "--json"]) == 0  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def evaluated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Two evaluate directories over different task sets: the gold on the first 6 tasks,
+    wrong answers on 4 tasks (2 of them beyond the gold's 6)."""
+    from planproof.runs.modules import load_tasks
+
+    root = tmp_path_factory.mktemp("evaluated")
+    _evaluate(root / "gold", "--gold", "--limit", "6")
+    ids = [t.identifier for t in load_tasks("virtualhome")]
+    answers = root / "wrong.json"
+    chosen = [*ids[:2], *ids[10:12]]
+    answers.write_text(json.dumps([{"identifier": i, "llm_output": WRONG} for i in chosen]))
+    _evaluate(root / "wrong", "--responses", str(answers))
+    return root
+
+
+def _open(browser: Any, page_file: Path) -> tuple[Any, list[str]]:  # noqa: F811
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    problems: list[str] = []
+    page.on(
+        "console",
+        lambda m: problems.append(m.text) if m.type in ("error", "warning") else None,
+    )
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.goto(page_file.as_uri(), wait_until="load")
+    return page, problems
+
+
+def test_report_of_evaluate_directories_in_a_browser(
+    evaluated: Path,
+    browser: Any,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = evaluated / "report"
+    assert main(["report", str(evaluated), "--output", str(out), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["runs"] == 2
+    page, problems = _open(browser, out / "report.html")
+    section = page.locator("section[data-module=action-sequencing][data-dataset=virtualhome]")
+    assert section.count() == 1
+
+    warning = section.locator("div.coverage")
+    assert warning.count() == 1 and "different task sets" in warning.inner_text()
+    assert "2 tasks are common to all" in warning.inner_text()
+
+    rows = section.locator("details.task")
+    assert rows.count() == 8
+    first = rows.first
+    assert first.locator("span.tname").inner_text() == "Wash clothes"
+    first.locator("summary").first.click()
+    goal = first.locator("div.goal code")
+    assert goal.is_visible() and "washing_machine.1001" in goal.inner_text()
+
+    # every table fits the page: no horizontal scrolling anywhere
+    widths = page.evaluate(
+        "() => [document.documentElement.scrollWidth, window.innerWidth,"
+        " ...[...document.querySelectorAll('.scroll')].map(e => e.scrollWidth - e.clientWidth)]"
+    )
+    assert widths[0] <= widths[1], widths
+    assert all(extra <= 0 for extra in widths[2:]), widths
+
+    # no empty chart: each one draws at least one bar longer than zero
+    charts = section.locator("svg.chart")
+    assert charts.count() >= 1
+    for i in range(charts.count()):
+        bars = charts.nth(i).locator("rect")
+        assert any(float(bars.nth(j).get_attribute("width") or 0) > 0 for j in range(bars.count()))
+    assert problems == []
+    page.close()
+
+
+def test_a_gold_only_report_drops_the_all_zero_error_chart(
+    evaluated: Path,
+    browser: Any,  # noqa: F811
+) -> None:
+    out = evaluated / "gold-report.html"
+    assert main(["report", str(evaluated / "gold"), "--output", str(out)]) == 0
+    page, problems = _open(browser, out)
+    titles = page.locator("figcaption").all_inner_texts()
+    assert not any("Error taxonomy" in t for t in titles), titles
+    assert any("Goal success" in t for t in titles)
+    assert page.locator("div.coverage").count() == 0
+    assert problems == []
+    page.close()
