@@ -204,6 +204,10 @@ def test_bad_json_is_a_typed_error(doc: object, message: str) -> None:
         ("object,room,receptacle,correct,misplaced,implausible\ncup,k,s,1,,-1\n", "count"),
         ("object,room,receptacle,correct,misplaced,implausible\ncup,k,s,1\n", "columns"),
         ("object,room,receptacle,correct,misplaced,implausible\n,k,s,1,,0\n", "name"),
+        # Unicode digits pass str.isdigit() but not int(): once a ValueError traceback
+        ("object,room,receptacle,correct,misplaced,implausible\ncup,k,s,\u00b2,,0\n", "rank"),
+        ("object,room,receptacle,correct,misplaced,implausible\ncup,k,s,1,,\u00b2\n", "count"),
+        ("object,room,receptacle,correct,misplaced,implausible\ncup,k,s,0,,0\n", "outside"),
     ],
 )
 def test_bad_csv_is_a_typed_error(text: str, message: str) -> None:

@@ -347,16 +347,20 @@ def store_from_json(doc: Any) -> PreferenceStore:
     )
 
 
-def _csv_ranks(text: str, where: str) -> tuple[int, ...]:
+def _csv_ranks(text: str, line: int, column: str) -> tuple[int, ...]:
+    if not text:
+        return ()
     parts = text.replace(",", " ").split()
     if len(parts) > MAX_ANNOTATORS:
-        raise PreferenceFormatError(f"{where}: more than {MAX_ANNOTATORS} votes")
-    out: list[int] = []
-    for p in parts:
-        if not p.isdigit():
-            raise PreferenceFormatError(f"{where}: {p!r} is not a positive rank")
-        out.append(_int(int(p), where, low=1, high=MAX_RANK))
-    return tuple(out)
+        raise PreferenceFormatError(f"line {line}.{column}: more than {MAX_ANNOTATORS} votes")
+    for p in parts:  # ASCII digits only: "²".isdigit() holds, but int("²") raises
+        if not (p.isascii() and p.isdigit()):
+            raise PreferenceFormatError(f"line {line}.{column}: {p!r} is not a positive rank")
+    out = tuple(map(int, parts))
+    for v in out:
+        if not 1 <= v <= MAX_RANK:
+            _int(v, f"line {line}.{column}", low=1, high=MAX_RANK)  # raises, naming bounds
+    return out
 
 
 def store_from_csv(text: str, annotators: int | None = None) -> PreferenceStore:
@@ -368,29 +372,36 @@ def store_from_csv(text: str, annotators: int | None = None) -> PreferenceStore:
         raise PreferenceFormatError(f"not CSV: {err}") from None
 
 
+_CSV_HEADER = ["object", "room", "receptacle", "correct", "misplaced", "implausible"]
+
+
 def _store_from_csv(text: str, annotators: int | None) -> PreferenceStore:
-    reader = csv.DictReader(io.StringIO(text, newline=""))
-    need = ["object", "room", "receptacle", "correct", "misplaced", "implausible"]
-    if reader.fieldnames is None or [f.strip() for f in reader.fieldnames] != need:
-        raise PreferenceFormatError(f"CSV header must be {','.join(need)}")
+    # csv.reader, not DictReader, and messages built only on error: the real store has
+    # 34,432 lines and is read at every start of ``evaluate housekeep``
+    reader = csv.reader(io.StringIO(text, newline=""))
+    header = next(reader, None)
+    if header is None or [f.strip() for f in header] != _CSV_HEADER:
+        raise PreferenceFormatError(f"CSV header must be {','.join(_CSV_HEADER)}")
     entries: list[tuple[str, str, str, Judgement]] = []
     for n, row in enumerate(reader, start=2):
-        where = f"line {n}"
-        if None in row or any(v is None for v in row.values()):
-            raise PreferenceFormatError(f"{where}: expected {len(need)} columns")
-        cells = {k.strip(): v.strip() for k, v in row.items()}
-        implausible = cells["implausible"] or "0"
-        if not implausible.isdigit():
-            raise PreferenceFormatError(f"{where}: implausible must be a count")
+        if len(row) != len(_CSV_HEADER):
+            raise PreferenceFormatError(f"line {n}: expected {len(_CSV_HEADER)} columns")
+        obj, room, rec, correct, misplaced, implausible = (v.strip() for v in row)
+        count = implausible or "0"
+        if not (count.isascii() and count.isdigit()):
+            raise PreferenceFormatError(f"line {n}: implausible must be a count")
+        for name, value in (("object", obj), ("room", room), ("receptacle", rec)):
+            if not value:
+                _name(value, f"line {n}.{name}")  # raises
         entries.append(
             (
-                _name(cells["object"], f"{where}.object"),
-                _name(cells["room"], f"{where}.room"),
-                _name(cells["receptacle"], f"{where}.receptacle"),
+                obj,
+                room,
+                rec,
                 Judgement(
-                    _csv_ranks(cells["correct"], f"{where}.correct"),
-                    _csv_ranks(cells["misplaced"], f"{where}.misplaced"),
-                    _int(int(implausible), f"{where}.implausible", low=0, high=MAX_ANNOTATORS),
+                    _csv_ranks(correct, n, "correct"),
+                    _csv_ranks(misplaced, n, "misplaced"),
+                    _int(int(count), f"line {n}.implausible", low=0, high=MAX_ANNOTATORS),
                 ),
             )
         )
