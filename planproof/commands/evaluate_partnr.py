@@ -141,6 +141,11 @@ def run(args: argparse.Namespace) -> int:
             records.append(rec)
     except (PartnrError, ValueError) as err:
         raise BadInput(str(err)) from None
+    if not rows:  # never "0 plans, exit 0"
+        which = f" for episode(s) {', '.join(sorted(wanted))}" if wanted else ""
+        raise BadInput(
+            f"no plan to evaluate{which}: {len(plans)} plan(s) read, {len(episodes)} episode(s)"
+        )
     summary = aggregate(rows)
     if args.json:
         print(json.dumps({"ok": True, "plans": records, "summary": summary}, indent=2))

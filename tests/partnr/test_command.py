@@ -72,3 +72,12 @@ def test_unknown_episode_keys_exit_2(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert _run(["--episodes", str(eps), "--plans", str(plans), "--json"]) == 2
     err = json.loads(capsys.readouterr().out)["message"]
     assert "unknown key(s) scene_id" in err
+
+
+def test_nothing_to_evaluate_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert _run(["--episode", "no_such_episode", "--json"]) == 2
+    assert "no plan to evaluate for episode(s) no_such_episode" in capsys.readouterr().out
+    plans = tmp_path / "p.json"
+    plans.write_text(json.dumps({"plans": []}))
+    assert _run(["--plans", str(plans)]) == 2
+    assert "0 plan(s) read" in capsys.readouterr().err
