@@ -30,7 +30,7 @@ _PREFIX = re.compile(r"^\s*(?:step\s*)?\d+(?:\.\d+)?\s*[:.)]\s*", re.IGNORECASE)
 _SUFFIX = re.compile(r"\s*\[\d+(?:\.\d+)?\]\s*$")
 _MARKER = re.compile(r"^\s*\[[A-Za-z][A-Za-z _-]*\]\s*$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
-_FILLER = re.compile(r"^[\s\-*>.,;:0-9\[\]]*$")
+_FILLER = re.compile(r"^[\s\->.,;:0-9\[\]]*$")
 
 
 class PlanFormatError(PDDLSyntaxError):
@@ -106,8 +106,14 @@ def read_plan_text(text: str) -> PlanText:
                 break
             notes.append(f"line {i}: marker {raw.strip()} skipped")
             continue
-        line = raw.split(";", 1)[0].split("#", 1)[0].strip()
-        if line:
+        line = raw.split(";", 1)[0].split("#", 1)[0].strip().removesuffix("\\").strip()
+        if not line:
+            continue
+        if rows and rows[-1][1].count("(") > rows[-1][1].count(")"):
+            rows[-1] = (rows[-1][0], rows[-1][1] + " " + line)
+            if not notes or not notes[-1].startswith(f"line {rows[-1][0]}: a step"):
+                notes.append(f"line {rows[-1][0]}: a step split over lines joined")
+        else:
             rows.append((i, line))
     parenthesised = any(
         _GROUP.search(line) and not _CALL.match(_PREFIX.sub("", line)) for _, line in rows

@@ -1,7 +1,7 @@
 """PDDL domain and problem files → :class:`~planproof.pddl.schema.Domain` and
 :class:`Problem`.
 
-The reader is the bounded s-expression reader of ``planproof.ltl.bddl`` plus the condition
+The reader is the bounded s-expression scanner (:mod:`planproof.pddl.scanner`) plus the condition
 and effect readers of :mod:`planproof.pddl.sexpr_io`, so a malformed file fails with a
 positioned :class:`PDDLSyntaxError` rather than a crash. It reads classical PDDL 2.1 levels
 1-2 and the parts of PDDL 2.2 a sequential plan needs: typing (with ``either``),
@@ -22,7 +22,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from planproof.ltl.ast import Atom, Const, Formula, walk
-from planproof.ltl.bddl.reader import read_sexprs
 from planproof.ltl.bddl.sexpr import SAtom, SExpr, SList, head, sexpr_to_text
 from planproof.pddl.errors import PDDLSyntaxError
 from planproof.pddl.numeric import (
@@ -32,6 +31,7 @@ from planproof.pddl.numeric import (
     NumericEffect,
     expr_text,
 )
+from planproof.pddl.scanner import scan
 from planproof.pddl.schema import Derived, Domain, Operator, Param, all_effects
 from planproof.pddl.sexpr_io import (
     NumericTable,
@@ -89,18 +89,7 @@ _GLUED_VARIABLE = re.compile(r"(?<=[^\s()?;])\?")
 def _read_one(text: str, what: str) -> SList:
     if "?" in text:
         text = _GLUED_VARIABLE.sub(" ?", text)
-    try:
-        items = read_sexprs(text, max_length=MAX_LENGTH)
-    except PDDLSyntaxError:
-        raise
-    except Exception as exc:  # BDDLSyntaxError and the length guard carry a position
-        raise PDDLSyntaxError(
-            getattr(exc, "message", str(exc)),
-            line=getattr(exc, "line", 1),
-            column=getattr(exc, "column", 1),
-            kind=getattr(exc, "kind", "pddl"),
-            text=text,
-        ) from None
+    items = scan(text, max_length=MAX_LENGTH)
     if len(items) != 1 or head(items[0]) != "define":
         at = items[1] if len(items) > 1 else (items[0] if items else None)
         raise _err(f"a PDDL {what} is one (define ...) expression", at, "not-define", text)

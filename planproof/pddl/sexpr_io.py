@@ -1,8 +1,8 @@
 """PDDL conditions and effects → planproof formulas and effects (writing them back is
 :mod:`planproof.pddl.writer`).
 
-Reading goes through the bounded s-expression reader of ``planproof.ltl.bddl`` (length
-and nesting are checked before parsing), so operator text written by an LLM fails with a
+Reading goes through the bounded s-expression scanner (:mod:`planproof.pddl.scanner`:
+length and nesting are checked while scanning), so operator text written by an LLM fails with a
 positioned :class:`PDDLSyntaxError`, never with a crash or a deep recursion.
 """
 
@@ -27,7 +27,6 @@ from planproof.ltl.ast import (
     Term,
     Var,
 )
-from planproof.ltl.bddl.reader import read_sexpr
 from planproof.ltl.bddl.sexpr import SAtom, SExpr, SList, head, sexpr_to_text
 from planproof.pddl.errors import PDDLSyntaxError
 from planproof.pddl.numeric import (
@@ -43,7 +42,11 @@ from planproof.pddl.numeric import (
     comparison_atom,
     expr_vars,
 )
+from planproof.pddl.scanner import scan_one
 from planproof.pddl.schema import Add, Delete, Effect, ForallEffect, Param, When
+
+MAX_FRAGMENT = 1_000_000
+"""Longest condition or effect text accepted, in characters."""
 
 NumericTable = dict[str, Comparison]
 """Collects the comparisons a formula's reserved ``#`` atoms stand for (see
@@ -56,22 +59,7 @@ def _error(message: str, at: SExpr | None, kind: str = "pddl") -> PDDLSyntaxErro
 
 
 def _as_sexpr(x: str | SExpr) -> SExpr:
-    if isinstance(x, str):
-        try:
-            return read_sexpr(x)
-        except PDDLSyntaxError:
-            raise
-        except Exception as exc:  # BDDLSyntaxError carries the position already
-            line = getattr(exc, "line", 1)
-            col = getattr(exc, "column", 1)
-            raise PDDLSyntaxError(
-                getattr(exc, "message", str(exc)),
-                line=line,
-                column=col,
-                kind=getattr(exc, "kind", "pddl"),
-                text=x,
-            ) from None
-    return x
+    return scan_one(x, max_length=MAX_FRAGMENT) if isinstance(x, str) else x
 
 
 def read_parameters(text: str | SExpr) -> tuple[Param, ...]:

@@ -43,6 +43,8 @@ def known_disagreement(case: dict[str, Any], v: Validation, notes: tuple[str, ..
         and v.failure.kind == "unknown-action"
     ):
         return "data: the domain file does not match the plans"
+    if case.get("label_conflict"):
+        return "data: PlanBench labelled this plan both ways (VAL, re-run, says valid)"
     if not case["expected"] and v.valid and notes:
         return "VAL was given the text around the plan (markers, fences) and could not read it"
     if case["expected"] and v.failure is not None and v.failure.kind == "wrong-arity":
