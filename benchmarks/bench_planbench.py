@@ -7,8 +7,8 @@ run.
     python benchmarks/bench_planbench.py --up-sample 300     # unified-planning on 300 core cases
     python benchmarks/bench_planbench.py --val PATH/Validate # VAL's time per plan too
 
-The corpus is read from ``$PLANPROOF_PLANBENCH`` or the first ``shared/data/planbench`` above the repository (not
-part of the repository: 25 MB); tests/data/planbench holds a 440-case subset. VAL
+The corpus is read from ``$PLANPROOF_PLANBENCH`` or the first ``shared/data/planbench``
+above the repository (not part of it: 25 MB); tests/data/planbench holds a 440-case subset. VAL
 (KCL-Planning/VAL) is not on any package registry: build it from source for ``--val``.
 """
 
@@ -184,12 +184,11 @@ def planproof_cli_time(base: Path, cases: list[dict[str, Any]]) -> dict[str, Any
             f = Path(work) / f"{i}.plan"
             f.write_text(c["plan"])
             t0 = time.perf_counter()
-            subprocess.run(
-                [sys.executable, "-m", "planproof.cli", "verify", "--no-repair",
-                 "--domain", str(base / c["domain"]), "--problem", str(base / c["problem"]),
-                 "--plan", str(f)],
-                check=False, capture_output=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)},
-            )  # fmt: skip
+            cmd = [sys.executable, "-m", "planproof.cli", "verify", "--no-repair"]
+            cmd += ["--domain", str(base / c["domain"]), "--problem", str(base / c["problem"])]
+            env = {**os.environ, "PYTHONPATH": str(ROOT)}
+            cmd += ["--plan", str(f)]
+            subprocess.run(cmd, check=False, capture_output=True, timeout=120, env=env)
             times.append(time.perf_counter() - t0)
     return {
         "cases": len(cases),
