@@ -262,7 +262,11 @@ def _cost(task: Task, f: Formula | Effect) -> tuple[int, int]:
 
 
 class _Eval:
-    """Evaluates formulas in one state (derived predicates memoised for that state)."""
+    """Evaluates formulas in one state (derived predicates memoised for that state).
+
+    The simulator core has the same evaluator (``simulators.core.logic.Facts``) over
+    ``Atom`` states, but it sits in a higher layer; this one reads PDDL's plain-string
+    atoms, numeric comparisons and derived predicates."""
 
     def __init__(self, task: Task, state: State) -> None:
         self.task = task
@@ -554,18 +558,26 @@ def validate(
 # --- repair -----------------------------------------------------------------------------
 
 
-def applicable(task: Task, state: State, limit: int) -> Iterator[_Bound]:
-    """Every ground action applicable in ``state``; stops (raising
-    :class:`ValidationLimitError`) after ``limit`` candidate groundings."""
+@dataclass
+class Budget:
+    """Candidate ground actions a search may still enumerate."""
+
+    left: int
+
+
+def applicable(task: Task, state: State, budget: Budget) -> Iterator[_Bound]:
+    """Every ground action applicable in ``state``; raises
+    :class:`ValidationLimitError` once ``budget`` candidate groundings are spent."""
     from itertools import product
 
-    seen = 0
     ev = _Eval(task, state)
     for op in task.domain.operators.values():
         for args in product(*(task.of_type(p.type) for p in op.params)):
-            seen += 1
-            if seen > limit:
-                raise ValidationLimitError(f"more than {limit:,} ground actions")
+            budget.left -= 1
+            if budget.left < 0:
+                raise ValidationLimitError(
+                    f"stopped after {MAX_REPAIR_WORK:,} candidate ground actions"
+                )
             env = {p.name: a for p, a in zip(op.params, args, strict=True)}
             try:
                 if ev.holds(op.precondition, env):
@@ -574,8 +586,9 @@ def applicable(task: Task, state: State, limit: int) -> Iterator[_Bound]:
                 continue
 
 
-MAX_REPAIR_GROUNDINGS = 50_000
-"""Most candidate ground actions one repair search step may enumerate."""
+MAX_REPAIR_WORK = 200_000
+"""Most candidate ground actions one repair search may enumerate in all (it checks each
+one's precondition): the bound on its work."""
 
 
 def _with_repair(  # noqa: PLR0917
@@ -589,12 +602,13 @@ def _with_repair(  # noqa: PLR0917
 
     frontier: deque[tuple[State, tuple[str, ...]]] = deque([(state, ())])
     seen = {key(state)}
+    budget = Budget(MAX_REPAIR_WORK)
     try:
         while frontier:
             s, path = frontier.popleft()
             if len(path) >= depth:
                 continue
-            for b in applicable(task, s, MAX_REPAIR_GROUNDINGS):
+            for b in applicable(task, s, budget):
                 try:
                     nxt, _ = apply(task, s, b)
                 except NumericError:
@@ -615,6 +629,6 @@ def _with_repair(  # noqa: PLR0917
                     )
                 frontier.append((nxt, new_path))
     except ValidationLimitError as exc:
-        return replace(failure, repair_note=f"repair search not run: {exc}")
+        return replace(failure, repair_note=f"no repair found: the search {exc}")
     note = f"no insertion of at most {depth} actions makes it applicable"
     return replace(failure, repair_note=note)
