@@ -424,6 +424,10 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str]] = {
         "planproof.commands.evaluate_transition_modeling",
         "score predicted PDDL operators: logic-form F1, planner success, Z3 checks",
     ),
+    ("reproduce", "eai"): (
+        "planproof.commands.reproduce",
+        "re-score the EAI paper's published answers: paper vs reference code vs planproof",
+    ),
     ("verify",): (
         "planproof.commands.verify",
         "replay a plan against a PDDL domain and problem; first failing step and goal",
@@ -457,7 +461,10 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str]] = {
 exposes ``add_arguments(parser)`` and ``run(args) -> int`` and imports heavy libraries
 only inside ``run``."""
 
-GROUP_HELP = {"evaluate": "score LLM outputs with a benchmark's metrics"}
+GROUP_HELP = {
+    "evaluate": "score LLM outputs with a benchmark's metrics",
+    "reproduce": "re-score a paper's published LLM outputs and compare with its tables",
+}
 
 EVALUATED = "0 evaluated, 2 bad input (unreadable file, no response matches a task)"
 USAGE: dict[tuple[str, ...], tuple[str, str]] = {
