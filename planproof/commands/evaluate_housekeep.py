@@ -20,9 +20,16 @@ from pathlib import Path
 from typing import Any
 
 from planproof.commands.errors import BadInput
+from planproof.commands.executor_options import (
+    add_executor_arguments,
+    executor_config,
+    open_configured,
+)
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT = 0, 1, 2
 TOLERANCE = 1e-9
+BATCH = 16
+"""Episodes per executor task (one episode takes milliseconds; see docs/scale-out.md)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -68,6 +75,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="exit 1 unless every episode reaches episode success",
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    add_executor_arguments(parser)
 
 
 def _bundled_episodes() -> list[tuple[str, str]]:
@@ -222,11 +230,28 @@ def _print_table(records: list[dict[str, Any]], summary: dict[str, Any]) -> None
     console.print(table)
 
 
+def _document_id(doc: Any) -> str | None:
+    ident = doc.get("id") if isinstance(doc, dict) else None
+    return ident if isinstance(ident, str) else None
+
+
+def record_for(job: tuple[Any, Any, Any, bool]) -> dict[str, Any]:
+    """One episode's record, or its error record: what a worker computes per episode."""
+    from planproof.simulators.housekeep.errors import HousekeepError
+
+    doc, store, variants, goal_check = job
+    try:
+        return evaluate_document(doc, store, variants, goal_check=goal_check)
+    except HousekeepError as err:
+        return {"id": _document_id(doc), "ok": False, "error": "bad-input", "message": str(err)}
+
+
 def run(args: argparse.Namespace) -> int:
     from planproof.metrics.housekeep import Variants
     from planproof.simulators.housekeep.errors import HousekeepError
     from planproof.simulators.housekeep.preferences import default_store, load_store
 
+    config = executor_config(args)
     try:
         store = load_store(args.preferences) if args.preferences else default_store()
         documents = _documents(args)
@@ -235,17 +260,22 @@ def run(args: argparse.Namespace) -> int:
     if not documents:
         return _bad_input(args, "no episodes given")
     variants = Variants(rq_normalization=args.rq_normalization, mrr=args.mrr)
+    from planproof.executor import map_batched
+
+    jobs = [(doc, store, variants, not args.no_goal_check) for _, _, doc in documents]
+    with open_configured(config, tasks=-(-len(jobs) // BATCH)) as executor:
+        outcomes = map_batched(executor, record_for, jobs, size=BATCH)
     records: list[dict[str, Any]] = []
-    for source, index, doc in documents:
-        try:
-            rec = evaluate_document(doc, store, variants, goal_check=not args.no_goal_check)
-        except HousekeepError as err:
-            ident = doc.get("id") if isinstance(doc, dict) else None
+    for (source, index, doc), outcome in zip(documents, outcomes, strict=True):
+        if outcome.value is not None:
+            rec = outcome.value
+        else:
+            failure = outcome.failure
             rec = {
-                "id": ident if isinstance(ident, str) else None,
+                "id": _document_id(doc),
                 "ok": False,
-                "error": "bad-input",
-                "message": str(err),
+                "error": failure.kind if failure else "error",
+                "message": failure.message if failure else "",
             }
         records.append({"source": source, "index": index, **rec})
     summary = _summary(records, args)

@@ -20,6 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from planproof.commands.errors import BadInput
+from planproof.commands.executor_options import (
+    add_executor_arguments,
+    executor_config,
+    open_configured,
+)
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT = 0, 1, 2
 MAX_BYTES = 50_000_000
@@ -48,6 +53,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--require-success", action="store_true", help="exit 1 unless every plan succeeds"
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    add_executor_arguments(parser)
 
 
 def _load(path: Path | None, bundled: str) -> Any:
@@ -111,18 +117,30 @@ def _check(expect: Any, rec: dict[str, Any]) -> list[str]:
     return bad
 
 
+BATCH = 32
+"""Plans per executor task (one plan takes milliseconds; see docs/scale-out.md)."""
+
+
+def metrics_for(job: tuple[Any, dict[str, Any], str, bool]) -> Any:
+    """One plan's metrics: what a worker computes per plan."""
+    from planproof.metrics.partnr import episode_metrics
+
+    episode, agents, name, ltl = job
+    return episode_metrics(episode, agents, name=name, ltl=ltl)
+
+
 def run(args: argparse.Namespace) -> int:
-    from planproof.metrics.partnr import aggregate, episode_metrics
+    from planproof.executor import map_batched
     from planproof.simulators.partnr.errors import PartnrError
     from planproof.simulators.partnr.world import load_episodes
 
+    config = executor_config(args)
     try:
         episodes = {e.episode_id: e for e in load_episodes(_load(args.episodes, "episodes.json"))}
         plans = _plans(_load(args.plans, "plans.json"))
         wanted = set(args.episode or [])
-        rows = []
-        records: list[dict[str, Any]] = []
-        mismatches = 0
+        jobs: list[tuple[Any, dict[str, Any], str, bool]] = []
+        chosen: list[dict[str, Any]] = []
         for k, p in enumerate(plans):
             eid = p["episode_id"]
             if wanted and eid not in wanted:
@@ -130,22 +148,32 @@ def run(args: argparse.Namespace) -> int:
             if eid not in episodes:
                 raise ValueError(f"plans[{k}]: unknown episode {eid!r}")
             agents = {a: v for a, v in p.items() if a not in ("episode_id", "name", "expect")}
-            m = episode_metrics(
-                episodes[eid], agents, name=str(p.get("name", f"plan_{k}")), ltl=args.ltl
-            )
-            rec = m.to_dict()
-            if "expect" in p:
-                rec["expect_mismatch"] = _check(p["expect"], rec)
-                mismatches += bool(rec["expect_mismatch"])
-            rows.append(m)
-            records.append(rec)
+            jobs.append((episodes[eid], agents, str(p.get("name", f"plan_{k}")), args.ltl))
+            chosen.append(p)
     except (PartnrError, ValueError) as err:
         raise BadInput(str(err)) from None
-    if not rows:  # never "0 plans, exit 0"
+    if not jobs:  # never "0 plans, exit 0"
         which = f" for episode(s) {', '.join(sorted(wanted))}" if wanted else ""
         raise BadInput(
             f"no plan to evaluate{which}: {len(plans)} plan(s) read, {len(episodes)} episode(s)"
         )
+    with open_configured(config, tasks=-(-len(jobs) // BATCH)) as executor:
+        outcomes = map_batched(executor, metrics_for, jobs, size=BATCH)
+    rows = []
+    records: list[dict[str, Any]] = []
+    mismatches = 0
+    for (_, _, name, _), p, outcome in zip(jobs, chosen, outcomes, strict=True):
+        if outcome.failure is not None:
+            raise BadInput(f"plan {name}: {outcome.failure.message}")
+        m = outcome.unwrap()
+        rec = m.to_dict()
+        if "expect" in p:
+            rec["expect_mismatch"] = _check(p["expect"], rec)
+            mismatches += bool(rec["expect_mismatch"])
+        rows.append(m)
+        records.append(rec)
+    from planproof.metrics.partnr import aggregate
+
     summary = aggregate(rows)
     if args.json:
         print(json.dumps({"ok": True, "plans": records, "summary": summary}, indent=2))

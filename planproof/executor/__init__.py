@@ -7,7 +7,13 @@ bad task never costs a sweep its finished ones. A task whose worker process dies
 once more, then reported as failed. Ray is imported only when ``ray`` is chosen.
 """
 
-from planproof.executor.base import Executor, SerialExecutor, map_items
+from planproof.executor.base import (
+    Executor,
+    SerialExecutor,
+    batches,
+    map_batched,
+    map_items,
+)
 from planproof.executor.config import (
     EXECUTORS,
     ExecutorConfig,
@@ -25,6 +31,8 @@ __all__ = [
     "Outcome",
     "SerialExecutor",
     "TaskFailure",
+    "batches",
+    "map_batched",
     "map_items",
     "open_executor",
 ]

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import concurrent.futures
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
-from planproof.executor.outcome import Outcome, call, from_wire
+from planproof.executor.outcome import Outcome, Wire, call, from_wire
 
 A = TypeVar("A")
 R = TypeVar("R")
@@ -120,3 +120,45 @@ def map_items(
 ) -> list[Outcome[R]]:
     """``executor.map``, in this process when no executor is given."""
     return (executor or SerialExecutor()).map(fn, items, on_done=on_done)
+
+
+def run_batch(job: tuple[Callable[[Any], Any], Sequence[Any]]) -> list[Wire]:
+    """A worker's side of :func:`map_batched`: each item's exception stays its own."""
+    fn, chunk = job
+    return [call(fn, x) for x in chunk]
+
+
+def batches(n: int, size: int) -> list[range]:
+    """``range(n)`` cut into consecutive pieces of at most ``size``."""
+    return [range(i, min(i + size, n)) for i in range(0, n, max(1, size))]
+
+
+def map_batched(
+    executor: Executor,
+    fn: Callable[[A], R],
+    items: Sequence[A],
+    *,
+    size: int,
+    on_done: Callable[[int], None] | None = None,
+) -> list[Outcome[R]]:
+    """One outcome per item, computed ``size`` items per task: for work of a few
+    milliseconds per item (an episode), where a task per item would cost more in
+    transport than in work. A batch whose worker died twice fails each of its items;
+    ``on_done(items finished so far)`` follows progress."""
+    pieces = batches(len(items), size)
+    out: list[Outcome[R]] = []
+    finished = 0
+
+    def tick(index: int, _outcome: Outcome[list[Wire]]) -> None:
+        nonlocal finished
+        finished += len(pieces[index])
+        if on_done is not None:
+            on_done(finished)
+
+    jobs = [(fn, [items[i] for i in r]) for r in pieces]
+    for r, outcome in zip(pieces, executor.map(run_batch, jobs, on_done=tick), strict=True):
+        if outcome.failure is not None or outcome.value is None:
+            out.extend(Outcome(failure=outcome.failure) for _ in r)
+        else:
+            out.extend(from_wire(w) for w in outcome.value)
+    return out

@@ -55,7 +55,11 @@ class LocalExecutor(Executor):
         outer: concurrent.futures.Future[Outcome[R]],
         attempt: int,
     ) -> None:
-        inner = self._pool.submit(call, None, fn, arg)
+        try:
+            inner = self._pool.submit(call, None, fn, arg)
+        except RuntimeError as exc:  # pebble: the pool itself failed (a worker cannot start)
+            outer.set_result(Outcome(failure=TaskFailure("pool-error", str(exc)[:1000])))
+            return
 
         def done(f: concurrent.futures.Future[Any]) -> None:
             if outer.done():  # cancelled by the caller meanwhile

@@ -31,7 +31,6 @@ threads.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -414,17 +413,13 @@ class _Encoder:
 # --------------------------------------------------------------------------- queries
 
 
-_local = threading.local()
-
-
 def _context(z3: Any) -> Any:
-    """This thread's Z3 context. Z3 contexts must not be shared between threads, and making
-    one costs about a millisecond, as much as solving a typical query; terms are reference
-    counted, so a reused context does not grow."""
-    ctx = getattr(_local, "ctx", None)
-    if ctx is None:
-        ctx = _local.ctx = z3.Context()
-    return ctx
+    """A fresh Z3 context for each query. Reusing one (per thread) saves about a
+    millisecond, but Z3's choice of a satisfying model then depends on every earlier query
+    of the process: the same goal got a different witness in a worker process than in a
+    serial run. A fresh context makes the answer a function of the query alone, so results
+    are the same on every executor (docs/scale-out.md)."""
+    return z3.Context()
 
 
 @dataclass(frozen=True)

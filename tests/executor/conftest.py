@@ -13,6 +13,15 @@ from planproof.executor import Executor, ExecutorConfig, open_executor
 
 
 @pytest.fixture(scope="session")
+def pool() -> Iterator[Executor]:
+    """A local pool of two worker processes, shared by the tests of the session."""
+    from planproof.executor.local import LocalExecutor
+
+    with LocalExecutor(2) as ex:
+        yield ex
+
+
+@pytest.fixture(scope="session")
 def ray_executor() -> Iterator[Executor]:
     """A local Ray runtime with two workers. Ray comes with ``.[test]``: missing, the test
     is skipped on a developer's machine and fails under CI (``CI`` set)."""

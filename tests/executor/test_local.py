@@ -3,7 +3,6 @@ retried once, task exceptions reported (not retried), options checked."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,12 +21,6 @@ from planproof.executor import (
 )
 from planproof.executor.local import LocalExecutor
 from tests.executor import tasks
-
-
-@pytest.fixture(scope="module")
-def pool() -> Iterator[Executor]:
-    with LocalExecutor(2) as ex:
-        yield ex
 
 
 def _expected(x: int) -> Outcome[int]:
