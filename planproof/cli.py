@@ -22,6 +22,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from planproof.boundary.options import seconds
 from planproof.commands.errors import BadInput
 
 EXIT_YES, EXIT_NO, EXIT_BAD_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
@@ -41,10 +42,10 @@ def _emit(args: argparse.Namespace, data: dict[str, Any], human: Callable[[], No
 
 def _read_formula(text: str | None, file: str | None) -> str:
     if file is not None:
-        try:
-            return Path(file).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as err:
-            raise BadInput(f"cannot read formula file {file}: {err}") from None
+        from planproof.boundary import read_text
+        from planproof.ltl.parser import MAX_LENGTH
+
+        return read_text(file, max_bytes=4 * MAX_LENGTH)
     if text is None:
         raise BadInput("give a formula as an argument or with --file")
     return text
@@ -312,10 +313,13 @@ def _add_solver_args(p: argparse.ArgumentParser) -> None:
         default=[],
         help="named domain axioms to assume (e.g. virtualhome); repeatable",
     )
-    p.add_argument("--timeout", type=float, default=10.0, help="solver time limit in seconds")
+    p.add_argument(
+        "--timeout", type=seconds, default=10.0, help="solver time limit in seconds (10)"
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The whole command tree (command modules imported only for their arguments)."""
     parser = _Parser(prog="planproof", description="Verify and diagnose plans written by LLMs.")
     parser.add_argument("--version", action="version", version="planproof 0.1.0")
     top = parser.add_subparsers(dest="command", required=True)
@@ -604,6 +608,14 @@ def as_bad_input(exc: BaseException) -> BadInput | None:
     """``exc`` as the one bad-input error, or None when it is not an input error."""
     if isinstance(exc, BadInput):
         return exc
+    boundary = sys.modules.get("planproof.boundary.errors")
+    if boundary is not None and isinstance(exc, boundary.InputError):
+        detail = {
+            k: v
+            for k, v in exc.to_dict().items()
+            if k not in ("error", "message") and v is not None
+        }
+        return BadInput(str(exc), kind=exc.kind, detail=detail)
     for module, name in INPUT_ERRORS:
         mod = sys.modules.get(module)
         cls = getattr(mod, name, None) if mod is not None else None
@@ -650,8 +662,25 @@ def wants_json(args: argparse.Namespace) -> bool:
     return bool(getattr(args, "json", False) or getattr(args, "json_global", False))
 
 
+def _check_argv(argv: Sequence[str]) -> BadInput | None:
+    """Arguments that are not valid text (undecodable bytes arrive as lone surrogates)
+    would fail at the first print; they are refused before the command runs."""
+    from planproof.boundary import InputError, check_text
+
+    for i, arg in enumerate(argv):
+        try:
+            check_text(arg, source=f"argument {i + 1}", max_chars=10**9)
+        except InputError as err:
+            return as_bad_input(err)
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
+    given = sys.argv[1:] if argv is None else list(argv)
+    bad_argument = _check_argv(given)
+    if bad_argument is not None:
+        return present_error(bad_argument, "--json" in given)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse: usage errors are bad input

@@ -12,6 +12,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1] / "planproof"
 ORDER = [
+    "boundary",
     "executor",
     "ltl",
     "data",

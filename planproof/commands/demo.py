@@ -11,6 +11,7 @@ import argparse
 import os
 from pathlib import Path
 
+from planproof.boundary.options import count
 from planproof.commands.executor_options import add_executor_arguments
 from planproof.interface.modules import DATASETS, MODULES
 
@@ -25,7 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--dataset", default="virtualhome", choices=DATASETS, help="default virtualhome"
     )
-    parser.add_argument("--limit", type=int, help="only the first K tasks")
+    parser.add_argument("--limit", type=count, help="only the first K tasks")
     parser.add_argument(
         "--concurrency", type=int, default=os.cpu_count() or 1, help="worker processes"
     )

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from planproof.boundary.options import count
 from planproof.commands.errors import BadInput
 from planproof.commands.progress import progress_bar
 from planproof.interface.modules import DATASETS
@@ -22,7 +23,7 @@ def add_common_arguments(parser: argparse.ArgumentParser, module: str) -> None:
     src.add_argument(
         "--gold", action="store_true", help="evaluate the dataset's own gold (the default)"
     )
-    parser.add_argument("--limit", type=int, help="evaluate only the first K tasks")
+    parser.add_argument("--limit", type=count, help="evaluate only the first K tasks")
     parser.add_argument(
         "--output",
         type=Path,
@@ -154,6 +155,10 @@ def run_module(
     summarise, write the outputs, print the summary (JSON) or a table."""
     import time
 
+    if args.output is not None:
+        from planproof.boundary import output_dir
+
+        output_dir(args.output)  # refused before the work, not after it
     start = time.perf_counter()
     results, info, tasks, answers = evaluate_file(args, gold, score, failed)
     summary = summarize(results)

@@ -13,6 +13,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from planproof.boundary.options import seconds
 from planproof.commands.eai_module import add_common_arguments, run_module
 
 MODULE = "goal-interpretation"
@@ -24,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--no-logic", action="store_true", help="skip the Z3 satisfiability / entailment checks"
     )
     parser.add_argument(
-        "--timeout", type=float, default=2.0, help="Z3 timeout per query in seconds"
+        "--timeout", type=seconds, default=2.0, help="Z3 timeout per query in seconds"
     )
 
 

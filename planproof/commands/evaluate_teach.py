@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from planproof.boundary.options import positive_count
 from planproof.commands.errors import BadInput
 
 
@@ -29,9 +30,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=Path,
         help="directory for results.jsonl (one line per episode) and summary.json",
     )
-    parser.add_argument("--max-steps", type=int, default=1000, help="step budget (default 1000)")
     parser.add_argument(
-        "--max-failures", type=int, default=30, help="failed-action budget (default 30)"
+        "--max-steps", type=positive_count, default=1000, help="step budget (default 1000)"
+    )
+    parser.add_argument(
+        "--max-failures", type=positive_count, default=30, help="failed-action budget (default 30)"
     )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
 
@@ -43,11 +46,14 @@ def demo_dir() -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
+    from planproof.boundary import output_dir
     from planproof.metrics.teach import episode_metrics, summarise, summarise_by_task
     from planproof.simulators.teach.episode import load_episodes, run_episode
     from planproof.simulators.teach.errors import TeachError
 
     paths: list[Path] = list(args.episodes) or [demo_dir()]
+    if args.output is not None:
+        output_dir(args.output)  # refused before the work, not after it
     try:
         if args.max_steps < 1 or args.max_failures < 1:
             raise TeachError("--max-steps and --max-failures must be positive")

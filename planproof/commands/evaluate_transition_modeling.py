@@ -18,6 +18,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from planproof.boundary.options import positive_count, seconds
 from planproof.commands.errors import BadInput
 from planproof.commands.executor_options import (
     add_executor_arguments,
@@ -41,9 +42,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="fast-downward",
         help="planner (default fast-downward)",
     )
-    parser.add_argument("--timeout", type=float, default=60.0, help="seconds per problem")
+    parser.add_argument("--timeout", type=seconds, default=60.0, help="seconds per problem")
     parser.add_argument("--no-planner", action="store_true", help="logic-form scores only")
-    parser.add_argument("--limit", type=int, help="evaluate only the first K tasks")
+    parser.add_argument("--limit", type=positive_count, help="evaluate only the first K tasks")
     parser.add_argument(
         "--output",
         type=Path,
@@ -55,6 +56,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from planproof.boundary import output_dir
     from planproof.commands.eai_module import load_tasks
     from planproof.commands.matching import match, tell
     from planproof.commands.progress import progress_bar
@@ -63,8 +65,8 @@ def run(args: argparse.Namespace) -> int:
     from planproof.pddl.eai import load_eai_pddl
     from planproof.runs.modules import with_task_fields
 
-    if args.timeout <= 0:
-        raise BadInput("--timeout must be positive")
+    if args.output is not None:
+        output_dir(args.output)  # refused before the work, not after it
     if args.limit is not None and args.limit < 1:
         raise BadInput("--limit must be at least 1")
     config = executor_config(args)

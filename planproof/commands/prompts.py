@@ -13,6 +13,7 @@ import json
 import time
 from pathlib import Path
 
+from planproof.boundary.options import count
 from planproof.commands.eai_module import fail, load_tasks
 from planproof.interface.modules import DATASETS, MODULES
 
@@ -20,7 +21,7 @@ from planproof.interface.modules import DATASETS, MODULES
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--module", choices=MODULES, required=True, help="the EAI module")
     parser.add_argument("--dataset", choices=DATASETS, required=True, help="the EAI dataset")
-    parser.add_argument("--limit", type=int, help="only the first K tasks")
+    parser.add_argument("--limit", type=count, help="only the first K tasks")
     parser.add_argument("--output", type=Path, help="JSON-lines file to write")
     parser.add_argument("--json", action="store_true", help="print a JSON summary")
 

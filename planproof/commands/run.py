@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from planproof.boundary.options import count, number_between, positive_count, seconds
 from planproof.commands.errors import BadInput
 from planproof.commands.executor_options import add_executor_arguments, executor_config
 from planproof.interface.modules import DATASETS, MODULES
@@ -30,15 +31,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--module", choices=MODULES, required=True, help="the EAI module")
     parser.add_argument("--dataset", choices=DATASETS, required=True, help="the EAI dataset")
-    parser.add_argument("--concurrency", type=int, default=4, help="calls in flight (4)")
-    parser.add_argument("--limit", type=int, help="only the first K tasks")
-    parser.add_argument("--temperature", type=float, default=0.0, help="0, as in the paper")
-    parser.add_argument("--max-tokens", type=int, help="completion token limit")
-    parser.add_argument("--top-p", type=float, help="nucleus sampling (provider default)")
+    parser.add_argument("--concurrency", type=positive_count, default=4, help="calls in flight (4)")
+    parser.add_argument("--limit", type=count, help="only the first K tasks")
+    parser.add_argument(
+        "--temperature", type=number_between(0.0, 2.0), default=0.0, help="0, as in the paper"
+    )
+    parser.add_argument("--max-tokens", type=positive_count, help="completion token limit")
+    parser.add_argument(
+        "--top-p", type=number_between(0.0, 1.0), help="nucleus sampling (provider default)"
+    )
     parser.add_argument("--seed", type=int, help="sampling seed, where the provider has one")
     parser.add_argument("--api-base", help="OpenAI-compatible server (vLLM, Ollama...)")
-    parser.add_argument("--timeout", type=float, default=120.0, help="seconds per call")
-    parser.add_argument("--max-retries", type=int, default=5, help="retries per call")
+    parser.add_argument("--timeout", type=seconds, default=120.0, help="seconds per call")
+    parser.add_argument("--max-retries", type=count, default=5, help="retries per call")
     parser.add_argument(
         "--output", type=Path, help="run directory (default planproof-runs/MODEL/MODULE-DATASET)"
     )

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, TypeAlias
 
+from planproof import boundary
 from planproof.interface.errors import ResponseError, ResponsesFileError
 from planproof.simulators.core import Action, ErrorKind
 
@@ -42,11 +43,11 @@ __all__ = [
 
 Dataset: TypeAlias = Literal["virtualhome", "behavior"]
 
-MAX_RESPONSE_CHARS = 200_000
+MAX_RESPONSE_CHARS = boundary.limits.MAX_TEXT_CHARS
 """Longer responses are refused outright (an action plan is a few kilobytes)."""
 MAX_DEPTH = 32
 """Deepest bracket nesting read; a plan needs four levels (wrapper, list, object, args)."""
-MAX_RESPONSES_FILE_BYTES = 200_000_000
+MAX_RESPONSES_FILE_BYTES = boundary.limits.MAX_FILE_BYTES
 _MAX_CANDIDATES = 64  # JSON values tried per response before giving up
 _SCAN_BUDGET = 400_000  # bracket/quote steps of the hand-written scanner per response
 _LITERAL_BUDGET = 2 * MAX_RESPONSE_CHARS  # characters handed to ast.parse per response
@@ -911,16 +912,9 @@ def read_responses(path: str | Path) -> ResponsesFile:
     :class:`ResponsesFileError` only when the file as a whole cannot be read."""
     p = Path(path)
     try:
-        size = p.stat().st_size
-        if size > MAX_RESPONSES_FILE_BYTES:
-            raise ResponsesFileError(
-                f"{p}: {size} bytes, over the limit of {MAX_RESPONSES_FILE_BYTES}"
-            )
-        text = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise ResponsesFileError(f"{p}: not UTF-8 text ({exc.reason})") from exc
-    except OSError as exc:
-        raise ResponsesFileError(f"{p}: {exc.strerror or exc}") from exc
+        text = boundary.read_text(p, max_bytes=MAX_RESPONSES_FILE_BYTES)
+    except boundary.InputError as exc:
+        raise ResponsesFileError(str(exc)) from exc
     return read_responses_text(text, name=str(p))
 
 
@@ -932,25 +926,23 @@ def read_responses_text(text: str, *, name: str = "<responses>") -> ResponsesFil
     raw: list[tuple[int | None, object | ResponseError]] = []
     if body.startswith("["):
         try:
-            data = json.loads(body)
-        except (json.JSONDecodeError, RecursionError, ValueError) as exc:
-            raise ResponsesFileError(f"{name}: not a JSON list of responses ({exc})") from exc
+            data = boundary.loads(body, source=name, allow_surrogates=True)
+        except boundary.InputError as exc:
+            raise ResponsesFileError(f"not a JSON list of responses: {exc}") from exc
         if not isinstance(data, list):  # pragma: no cover - starts with '['
             raise ResponsesFileError(f"{name}: not a JSON list")
         raw = [(None, item) for item in data]
     elif body.startswith("{"):
-        for lineno, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
+        try:
+            lines = list(boundary.json_lines(text, source=name))
+        except boundary.InputError as exc:
+            raise ResponsesFileError(str(exc)) from exc
+        for ln in lines:
+            if ln.error is None:
+                raw.append((ln.line, ln.value))
                 continue
-            try:
-                raw.append((lineno, json.loads(line)))
-            except (json.JSONDecodeError, RecursionError, ValueError) as exc:
-                raw.append(
-                    (
-                        lineno,
-                        ResponseError(f"line {lineno}: not a JSON object ({exc})", line=lineno),
-                    )
-                )
+            bad = f"line {ln.line}: not a JSON object ({ln.error.message}; {ln.error.where})"
+            raw.append((ln.line, ResponseError(bad, line=ln.line)))
     else:
         raise ResponsesFileError(
             f"{name}: expected a JSON list of responses or JSON lines, starting with "
@@ -992,12 +984,16 @@ def _entry(index: int, lineno: int | None, item: object) -> ResponseEntry:
     )
     output = item.get("llm_output")
     problem = None
-    if ident is None:
+    if ident is not None and boundary.surrogate_at(ident) is not None:
+        ident, problem = None, f"{where}: 'identifier' holds a lone surrogate (a broken \\u escape)"
+    elif ident is None:
         problem = f"{where}: no string 'identifier'"
     elif not isinstance(output, str):
         problem = f"{where} ({ident}): 'llm_output' must be a string, got " + (
             "nothing" if output is None else type(output).__name__
         )
+    elif boundary.surrogate_at(output) is not None:
+        problem = f"{where} ({ident}): 'llm_output' holds a lone surrogate (a broken \\u escape)"
     if problem is not None:
         return ResponseEntry(index, ident, None, ResponseError(problem, line=lineno), lineno)
     assert isinstance(output, str)

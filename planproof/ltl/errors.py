@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from planproof.boundary import InputError, check_text
+
 
 class LTLError(Exception):
     """Base class for everything the ltl layer raises on bad input."""
@@ -65,18 +67,31 @@ def check_text_length(
     max_length: int,
     error: type[LTLSyntaxError] = LTLLimitError,
 ) -> str:
-    """The first guard of every reader of untrusted text: a ``str`` of bounded length."""
+    """The first guard of every reader of untrusted text: the shared boundary's
+    :func:`~planproof.boundary.check_text` (a ``str``, of bounded length, without lone
+    surrogates), its failure raised as this reader's own ``error`` type."""
     if not isinstance(text, str):
         raise TypeError(f"{caller}() takes a str, not {type(text).__name__}")
-    if len(text) > max_length:
+    try:
+        return check_text(text, source=what, max_chars=max_length)
+    except InputError as err:
+        line, column = _line_column(text, err.where)
         raise error(
-            f"{what} is {len(text)} characters long, over the limit of {max_length}",
-            line=1,
-            column=1,
-            kind="too-long",
+            f"{what} is {len(text)} characters long, over the limit of {max_length}"
+            if err.kind == "too-large"
+            else f"{what} holds {err.message}",
+            line=line,
+            column=column,
+            kind="too-long" if err.kind == "too-large" else err.kind,
             text=text[:200],
-        )
-    return text
+        ) from None
+
+
+def _line_column(text: str, where: str | None) -> tuple[int, int]:
+    if where and where.startswith("line "):
+        line, column = where.removeprefix("line ").split(", column ")
+        return int(line), int(column)
+    return 1, 1
 
 
 class GroundingError(LTLError):

@@ -12,18 +12,16 @@ objects the trace mentions, typed by their ``name.id`` prefix.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from planproof.boundary import read_json
 from planproof.ltl.ast import Atom, Const
 from planproof.ltl.errors import LTLError, LTLSyntaxError
 from planproof.ltl.parser import parse
 from planproof.ltl.printer import to_text
 from planproof.ltl.trace import Trace, Universe
-
-MAX_FILE_BYTES = 50_000_000
 
 
 class TraceFormatError(LTLError):
@@ -96,14 +94,6 @@ def trace_to_json(trace: Trace, universe: Universe | None = None) -> dict[str, A
 
 
 def load_json(path: Path) -> Any:
-    """Read a JSON file with a size bound and a typed error."""
-    try:
-        size = path.stat().st_size
-    except OSError as err:
-        raise TraceFormatError(f"{path}: {err.strerror}") from None
-    if size > MAX_FILE_BYTES:
-        raise TraceFormatError(f"{path}: {size} bytes, over the limit of {MAX_FILE_BYTES}")
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
-        raise TraceFormatError(f"{path}: not valid JSON ({err})") from None
+    """Read a JSON file through the input boundary (UTF-8, bounded size and depth);
+    raises :class:`~planproof.boundary.InputError` on a file that cannot be read."""
+    return read_json(path)

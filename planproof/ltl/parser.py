@@ -24,12 +24,13 @@ from lark.exceptions import (
     UnexpectedToken,
 )
 
+from planproof.boundary.limits import MAX_FORMULA_DEPTH, MAX_TEXT_CHARS
 from planproof.ltl import ast
 from planproof.ltl.errors import LTLLimitError, LTLSyntaxError, check_text_length
 
-MAX_LENGTH = 200_000
+MAX_LENGTH = MAX_TEXT_CHARS
 """Longest text accepted, in characters."""
-MAX_DEPTH = 200
+MAX_DEPTH = MAX_FORMULA_DEPTH
 """Deepest syntax tree accepted (an atom has depth 1)."""
 
 _TERMINAL_NAMES = {

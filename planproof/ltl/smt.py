@@ -35,6 +35,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from planproof.boundary import check_seconds
 from planproof.ltl import ast
 from planproof.ltl.ast import Atom, Const, Formula, Var
 from planproof.ltl.errors import GroundingError, UnsupportedFormulaError
@@ -439,6 +440,8 @@ def _solve(
     roles: Sequence[tuple[str, Formula]],
 ) -> _Outcome:
     """Is ``goal`` (a combination of the caller's formulas) satisfiable with the axioms?"""
+    if timeout is not None:
+        check_seconds(timeout)  # NaN or inf would hang Z3 or overflow its milliseconds
     everything = (goal, *axioms)
     fv = _free_vars_by_node(everything)
     for role, f in (*roles, *((f"axiom {i}", ax) for i, ax in enumerate(axioms))):

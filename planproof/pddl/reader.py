@@ -21,6 +21,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from planproof.boundary.limits import MAX_PDDL_CHARS
 from planproof.ltl.ast import Atom, Const, Formula, walk
 from planproof.ltl.bddl.sexpr import SAtom, SExpr, SList, head, sexpr_to_text
 from planproof.pddl.errors import PDDLSyntaxError
@@ -44,8 +45,8 @@ from planproof.pddl.sexpr_io import (
 
 ROOT_TYPE = "object"
 
-MAX_LENGTH = 5_000_000
-"""Longest PDDL file accepted, in characters (the largest EAI problem has 7 kB)."""
+MAX_LENGTH = MAX_PDDL_CHARS
+"""Longest PDDL file accepted, in characters (see planproof.boundary.limits)."""
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
+from planproof.boundary.limits import MAX_TEXT_CHARS
 from planproof.ltl.bddl.reader import read_sexpr
 from planproof.ltl.bddl.sexpr import SAtom, SExpr, SList
 from planproof.ltl.errors import check_text_length
@@ -28,7 +29,7 @@ from planproof.pddl.errors import PDDLSyntaxError
 from planproof.pddl.schema import Domain, Operator, Param
 from planproof.pddl.sexpr_io import read_condition, read_effect, read_parameters
 
-MAX_LENGTH = 200_000
+MAX_LENGTH = MAX_TEXT_CHARS
 
 
 class OperatorParseError(PDDLSyntaxError):

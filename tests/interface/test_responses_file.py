@@ -72,7 +72,7 @@ def test_unreadable_files_raise_a_typed_error(text: str) -> None:
 
 
 def test_missing_and_non_utf8_files(tmp_path: Path) -> None:
-    with pytest.raises(ResponsesFileError, match="No such file"):
+    with pytest.raises(ResponsesFileError, match="no such file"):
         read_responses(tmp_path / "missing.json")
     bad = tmp_path / "bad.json"
     bad.write_bytes(b"[\xff\xfe]")

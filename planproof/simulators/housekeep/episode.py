@@ -17,7 +17,6 @@ plan, reported by the replay, not a format error of the episode.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -25,11 +24,11 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from planproof import boundary
 from planproof.simulators.housekeep.errors import EpisodeFormatError
 from planproof.simulators.housekeep.preferences import Judgement, PreferenceStore
 
 FORMAT = "planproof-housekeep-episode/1"
-MAX_FILE_BYTES = 50_000_000
 MAX_ENTITIES = 10_000
 MAX_ACTIONS = 100_000
 MAX_CAPACITY = 64
@@ -213,11 +212,9 @@ def loads(text: str) -> Any:
     """``json.loads`` that rejects repeated keys (two objects with one id would otherwise
     silently collapse into one)."""
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicates)
-    except json.JSONDecodeError as err:
-        raise EpisodeFormatError(f"not JSON: {err}") from None
-    except RecursionError:
-        raise EpisodeFormatError("JSON nested too deeply") from None
+        return boundary.loads(text, source="episode", object_pairs_hook=_no_duplicates)
+    except boundary.InputError as err:
+        raise EpisodeFormatError(f"{err.message} ({err.where}); {err.hint}") from None
 
 
 def _check_id(value: Any, where: str) -> str:
@@ -396,12 +393,11 @@ def episode_documents(text: str, name: str = "<input>") -> Iterator[Any]:
 
 
 def read_text(path: Path) -> str:
+    """An episode file's text, through the input boundary (UTF-8, bounded size)."""
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise EpisodeFormatError(f"{path}: larger than {MAX_FILE_BYTES} bytes")
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise EpisodeFormatError(f"cannot read {path}: {err}") from None
+        return boundary.read_text(path)
+    except boundary.InputError as err:
+        raise EpisodeFormatError(str(err)) from None
 
 
 def load_episodes(path: Path) -> list[Episode]:

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import math
 import re
 from collections.abc import Iterable, Mapping
@@ -37,10 +36,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from planproof import boundary
 from planproof.simulators.housekeep.errors import PreferenceFormatError
 
 FORMAT = "planproof-housekeep-preferences/1"
-MAX_FILE_BYTES = 50_000_000
 MAX_ANNOTATORS = 1000
 MAX_RANK = 10_000
 
@@ -411,17 +410,12 @@ def _store_from_csv(text: str, annotators: int | None) -> PreferenceStore:
 def load_store(path: Path) -> PreferenceStore:
     """Load a ``.json`` or ``.csv`` preference file."""
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise PreferenceFormatError(f"{path}: larger than {MAX_FILE_BYTES} bytes")
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise PreferenceFormatError(f"cannot read {path}: {err}") from None
-    if path.suffix.lower() == ".csv":
-        return store_from_csv(text)
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise PreferenceFormatError(f"{path}: not JSON: {err}") from None
+        text = boundary.read_text(path)
+        if path.suffix.lower() == ".csv":
+            return store_from_csv(text)
+        doc = boundary.loads(text, source=str(path))
+    except boundary.InputError as err:
+        raise PreferenceFormatError(str(err)) from None
     return store_from_json(doc)
 
 

@@ -10,12 +10,12 @@ wrong order from a missing step). The checker scores the initial and the final s
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from planproof.boundary import InputError, json_documents, read_text
 from planproof.simulators.core import Action, ErrorKind, StepError, replay
 from planproof.simulators.teach.checker import TaskStatus, check
 from planproof.simulators.teach.errors import EpisodeError, TeachError
@@ -98,9 +98,9 @@ def load_episodes(path: Path, *, registry: TaskRegistry | None = None) -> list[E
             out.extend(load_episodes(f, registry=registry))
         return out
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise EpisodeError(f"cannot read {path}: {exc}") from exc
+        text = read_text(path)
+    except InputError as exc:
+        raise EpisodeError(str(exc)) from exc
     return parse_episodes(text, registry=registry, source=str(path))
 
 
@@ -108,13 +108,9 @@ def parse_episodes(
     text: str, *, registry: TaskRegistry | None = None, source: str = "<text>"
 ) -> list[Episode]:
     try:
-        data: Any = json.loads(text)
-    except json.JSONDecodeError:
-        try:
-            data = [json.loads(line) for line in text.splitlines() if line.strip()]
-        except json.JSONDecodeError as exc:
-            raise EpisodeError(f"{source}: neither JSON nor JSON Lines: {exc}") from exc
-    items = data if isinstance(data, list) else [data]
+        items = json_documents(text, source=source)
+    except InputError as exc:
+        raise EpisodeError(str(exc)) from exc
     return [parse_episode(x, registry=registry, index=i) for i, x in enumerate(items)]
 
 

@@ -1,0 +1,43 @@
+"""Every size bound on untrusted input, in one place (documented in docs/limits.md, which
+a test keeps in step with these numbers).
+
+Inputs beyond a bound are refused up front with the number that was too large, so work
+stays bounded by the input's size and not only by a time limit.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "MAX_FILE_BYTES",
+    "MAX_FORMULA_DEPTH",
+    "MAX_JSONL_LINES",
+    "MAX_JSON_DEPTH",
+    "MAX_PDDL_CHARS",
+    "MAX_SECONDS",
+    "MAX_TEXT_CHARS",
+]
+
+MAX_FILE_BYTES = 50_000_000
+"""Largest input file read (bytes); the largest real data file (a BEHAVIOR scene of the
+EAI transition-modeling resources) is 7.3 MB."""
+
+MAX_TEXT_CHARS = 200_000
+"""Longest single LLM response or formula read (characters)."""
+
+MAX_FORMULA_DEPTH = 200
+"""Deepest goal-formula syntax tree parsed (an atom has depth 1)."""
+
+MAX_PDDL_CHARS = 5_000_000
+"""Longest PDDL domain or problem file read (the largest EAI problem has 7 kB)."""
+
+MAX_JSON_DEPTH = 200
+"""Deepest JSON nesting read (arrays plus objects). Real documents nest fewer than 15
+levels; 200 keeps every recursive walk of a decoded document far from Python's
+recursion limit."""
+
+MAX_JSONL_LINES = 1_000_000
+"""Most lines read from one JSON Lines file."""
+
+MAX_SECONDS = 86_400.0
+"""Longest time limit accepted by any ``--timeout`` (one day); solvers take milliseconds
+as 32-bit integers, so larger values would overflow them."""
