@@ -13,6 +13,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from planproof.boundary.options import positive_count
 from planproof.commands.eai_module import (
     add_common_arguments,
     fail,
@@ -25,7 +26,10 @@ MODULE = "subgoal-decomposition"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_common_arguments(parser, MODULE)
     parser.add_argument(
-        "--depth", type=int, default=6, help="most actions searched per subgoal (default 6)"
+        "--depth",
+        type=positive_count,
+        default=6,
+        help="most actions searched per subgoal (default 6)",
     )
     parser.add_argument(
         "--search",
@@ -34,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="breadth-first as the paper (shortest), or greedy best-first (faster)",
     )
     parser.add_argument(
-        "--max-states", type=int, default=500, help="states expanded per subgoal at most"
+        "--max-states", type=positive_count, default=500, help="states expanded per subgoal at most"
     )
 
 

@@ -9,6 +9,7 @@ import argparse
 import json
 from typing import Any
 
+from planproof.boundary.options import positive_count
 from planproof.commands.errors import BadInput
 from planproof.interface.modules import DATASETS, MODULES
 
@@ -23,7 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="only the tasks this module is evaluated on (transition modeling: the tasks the "
         "paper's planner solved with the gold operators); default: every task",
     )
-    parser.add_argument("--limit", type=int, help="only the first K tasks")
+    parser.add_argument("--limit", type=positive_count, help="only the first K tasks")
     parser.add_argument(
         "--json", action="store_true", help="print a JSON list of {identifier, name, goal}"
     )
