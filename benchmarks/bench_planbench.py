@@ -50,6 +50,7 @@ def agreement(base: Path, name: str) -> dict[str, Any]:
 
     cases = [json.loads(line) for line in (base / name).open(encoding="utf-8")]
     tasks: dict[tuple[str, str], Any] = {}
+    domains: dict[str, Any] = {}
     agree = 0
     reasons: Counter[str] = Counter()
     unexplained: list[str] = []
@@ -58,7 +59,10 @@ def agreement(base: Path, name: str) -> dict[str, Any]:
     for c in cases:
         key = (c["domain"], c["problem"])
         if key not in tasks:
-            d = read_domain_file((base / c["domain"]).read_text(), fold_case=True).domain
+            if c["domain"] not in domains:
+                text = (base / c["domain"]).read_text()
+                domains[c["domain"]] = read_domain_file(text, fold_case=True).domain
+            d = domains[c["domain"]]
             tasks[key] = compile_task(
                 d, read_problem((base / c["problem"]).read_text(), fold_case=True)
             )

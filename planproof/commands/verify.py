@@ -81,19 +81,31 @@ def _read(path: Path | str) -> str:
         raise _Bad(f"cannot read {path}: {exc}") from None
 
 
-def load(domain_path: Path, problem_path: Path, *, fold_case: bool = False) -> tuple[Any, Any]:
+def load(
+    domain_path: Path,
+    problem_path: Path,
+    *,
+    fold_case: bool = False,
+    domains: dict[Path, Any] | None = None,
+) -> tuple[Any, Any]:
     """(Domain, Problem) from files; a problem that does not fit its domain (unknown
-    predicate, function, object or type, wrong arity) is bad input."""
+    predicate, function, object or type, wrong arity) is bad input. ``domains`` caches
+    the domain files read, by path."""
     from dataclasses import replace
 
     from planproof.pddl.errors import PDDLSyntaxError
     from planproof.pddl.reader import check_problem, read_domain_file, read_problem
 
-    try:
-        df = read_domain_file(_read(domain_path), fold_case=fold_case)
-        domain = df.domain
-    except PDDLSyntaxError as exc:
-        raise _Bad(f"{domain_path}: {exc}", {**exc.to_dict(), "file": str(domain_path)}) from None
+    df = domains.get(domain_path) if domains is not None else None
+    if df is None:
+        try:
+            df = read_domain_file(_read(domain_path), fold_case=fold_case)
+        except PDDLSyntaxError as exc:
+            detail = {**exc.to_dict(), "file": str(domain_path)}
+            raise _Bad(f"{domain_path}: {exc}", detail) from None
+        if domains is not None:
+            domains[domain_path] = df
+    domain = df.domain
     try:
         problem = read_problem(_read(problem_path), fold_case=fold_case)
     except PDDLSyntaxError as exc:
@@ -125,7 +137,7 @@ class _Tasks:
 
         key = (domain_path, problem_path)
         if key not in self.tasks:
-            domain, problem = load(domain_path, problem_path, fold_case=True)
+            domain, problem = load(domain_path, problem_path, fold_case=True, domains=self.domains)
             try:
                 self.tasks[key] = compile_task(domain, problem)
             except ValidationLimitError as exc:

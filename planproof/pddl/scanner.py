@@ -43,16 +43,19 @@ def scan(
     check_text_length(
         text, caller="scan", what="PDDL text", max_length=max_length, error=PDDLSyntaxError
     )
-    lines = _Lines(text)
+    starts = [0, *(m.end() for m in re.finditer("\n", text))]
+    li, last = 0, len(starts) - 1
     top: list[SExpr] = []
     items = top
-    stack: list[tuple[list[SExpr], int]] = []
+    stack: list[tuple[list[SExpr], int, int, int]] = []  # outer items, offset, line, column
     for m in _TOKEN.finditer(text):
         tok, at = m.group(), m.start()
+        while li < last and starts[li + 1] <= at:  # tokens come in order: no search
+            li += 1
+        line, col = li + 1, at - starts[li] + 1
         if tok == "(":
-            stack.append((items, at))
+            stack.append((items, at, line, col))
             if len(stack) > max_depth:
-                line, col = lines.position(at)
                 raise PDDLSyntaxError(
                     f"parentheses nest deeper than {max_depth}",
                     line=line, column=col, kind="too-deep", text=text,
@@ -60,20 +63,17 @@ def scan(
             items = []
         elif tok == ")":
             if not stack:
-                line, col = lines.position(at)
                 raise PDDLSyntaxError(
                     "unmatched ')'", line=line, column=col, expected=("'('", "a symbol"),
                     kind="unmatched-paren", text=text,
                 )  # fmt: skip
-            outer, start = stack.pop()
-            line, col = lines.position(start)
-            outer.append(SList(tuple(items), line, col, start, m.end()))
+            outer, start, sline, scol = stack.pop()
+            outer.append(SList(tuple(items), sline, scol, start, m.end()))
             items = outer
         elif tok[0] != ";":
-            line, col = lines.position(at)
             items.append(SAtom(tok, line, col))
     if stack:
-        line, col = lines.position(stack[-1][1])
+        _, _, line, col = stack[-1]
         raise PDDLSyntaxError(
             "'(' is never closed", line=line, column=col, expected=("')'",),
             kind="unclosed-paren", text=text,
