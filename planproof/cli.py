@@ -516,11 +516,15 @@ USAGE: dict[tuple[str, ...], tuple[str, str]] = {
         "planproof evaluate partnr --ltl",
     ),
     ("verify",): (
-        "0 valid plan, 1 invalid plan, 2 bad input",
-        "planproof verify --domain d.pddl --problem p.pddl --plan plan.txt",
+        "0 every plan valid, 1 a plan invalid, 2 bad input (with --cases: a case was bad "
+        "input; every case still gets its line)",
+        "planproof verify --domain d.pddl --problem p.pddl --plan plan.txt\n"
+        "  planproof verify --cases cases.jsonl > results.jsonl",
     ),
     ("plan",): (
-        "0 a plan was found and replays to the goal, 1 none, 2 bad input",
+        "0 a plan was found and validates, 1 none (timeout, unsolvable, unsupported), "
+        "2 bad input (also a --timeout that is not a positive finite number, or a task "
+        "over the grounding limit)",
         "planproof plan --domain d.pddl --problem p.pddl --engine pyperplan",
     ),
     ("run",): (
@@ -549,7 +553,7 @@ USAGE: dict[tuple[str, ...], tuple[str, str]] = {
 CONVENTIONS = (
     "--json may come before or after the subcommand. Errors: 'planproof: error: ...' on "
     "stderr (one JSON object on stdout with --json). Steps are 0-based in JSON output and "
-    "1-based in text."
+    "1-based in text (PDDL verify and plan: 1-based in both, as VAL counts)."
 )
 
 

@@ -52,19 +52,19 @@ def run(args: argparse.Namespace) -> int:
     from planproof.pddl.planners import plan
     from planproof.pddl.validate import ValidationLimitError, compile_task, validate
 
+    try:  # nested quantifiers too large to expand are refused before any grounding
+        task = compile_task(domain, problem)
+    except ValidationLimitError as exc:
+        raise _Bad(f"{args.domain}: {exc}", {"error": "too-large"}) from None
     result = plan(domain, problem, engine=args.engine, timeout=args.timeout)
     data: dict[str, object] = {"ok": True, **result.to_dict()}
     valid = False
     if result.solved:
-        try:
-            check = validate(compile_task(domain, problem), result.plan)
-        except ValidationLimitError as exc:
-            data["replay_error"] = str(exc)
-        else:
-            valid = check.valid
-            if not valid:
-                data["replay_error"] = check.to_dict()["error"] or {"unmet_goal": check.unmet_goal}
-            data["metric"] = check.metric
+        check = validate(task, result.plan)
+        valid = check.valid
+        if not valid:
+            data["replay_error"] = check.to_dict()["error"] or {"unmet_goal": check.unmet_goal}
+        data["metric"] = check.metric
         data["replay_valid"] = valid
     if args.json:
         print(json.dumps(data, indent=2, sort_keys=True))

@@ -276,6 +276,9 @@ def test_deeply_nested_forall_refused_up_front(tmp_path: Path) -> None:
     pl.write_text("(a)\n")
     code, out = _run("verify", "--domain", str(d), "--problem", str(p), "--plan", str(pl), "--json")
     assert code == 2 and "over the limit" in json.loads(out)["message"]
+    argv = ("--domain", str(d), "--problem", str(p), "--engine", "pyperplan", "--json")
+    code, out = _run("plan", *argv)
+    assert code == 2 and "1,000,000,000,000 assignments" in json.loads(out)["message"]
 
 
 def test_problem_with_undefined_predicate_is_bad_input(blocks: tuple[Path, Path]) -> None:
