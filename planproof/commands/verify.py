@@ -77,7 +77,7 @@ def _read(path: Path | str) -> str:
         if str(path) == "-":
             return sys.stdin.read()
         return Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, ValueError) as exc:  # ValueError: a NUL in the path
         raise _Bad(f"cannot read {path}: {exc}") from None
 
 
@@ -213,7 +213,7 @@ def _run_many(args: argparse.Namespace) -> int:
         {"id": str(p), "domain": args.domain, "problem": args.problem, "plan_file": p}
         for p in args.plan
     )
-    return _batch(args, tasks, cases, Path("."))
+    return _batch(args, tasks, cases, Path("."), len(args.plan))
 
 
 def _run_cases(args: argparse.Namespace) -> int:
@@ -243,43 +243,52 @@ def _run_cases(args: argparse.Namespace) -> int:
 
 
 def _batch(
-    args: argparse.Namespace, tasks: _Tasks, cases: Iterator[dict[str, Any]], base: Path
+    args: argparse.Namespace,
+    tasks: _Tasks,
+    cases: Iterator[dict[str, Any]],
+    base: Path,
+    total: int | None = None,
 ) -> int:
     """One JSON line per case on stdout; a summary on stderr; exit 2 if a case was bad
     input, else 1 if one was invalid, else 0."""
+    from planproof.commands.progress import progress_bar
+
     counts = {"valid": 0, "invalid": 0, "bad_input": 0}
     repair = bool(args.repair)
-    for c in cases:
-        out: dict[str, Any] = {"id": c.get("id")}
-        try:
-            if "_error" in c:
-                raise _Bad(str(c["_error"]))
-            fields = [c.get(k) for k in ("domain", "problem")]
-            if not all(isinstance(f, str | Path) for f in fields):
-                raise _Bad('a case needs "domain" and "problem" paths')
-            plan = c.get("plan")
-            if plan is None and isinstance(c.get("plan_file"), str | Path):
-                plan = _read(base / c["plan_file"])
-            if not isinstance(plan, str):
-                raise _Bad('a case needs "plan" (text) or "plan_file" (a path)')
-            out.update(
-                check_one(tasks, base / str(fields[0]), base / str(fields[1]), plan, repair=repair)
-            )
-            del out["trace"]
-            counts["valid" if out["valid"] else "invalid"] += 1
-        except _Bad as bad:
-            out.update(bad.to_dict())
-            counts["bad_input"] += 1
-        print(json.dumps(out, sort_keys=True))
-    total = sum(counts.values())
+    with progress_bar("verifying plans", total) as advance:
+        for c in cases:
+            out: dict[str, Any] = {"id": c.get("id")}
+            try:
+                if "_error" in c:
+                    raise _Bad(str(c["_error"]))
+                fields = [c.get(k) for k in ("domain", "problem")]
+                if not all(isinstance(f, str | Path) for f in fields):
+                    raise _Bad('a case needs "domain" and "problem" paths')
+                plan = c.get("plan")
+                if plan is None and isinstance(c.get("plan_file"), str | Path):
+                    plan = _read(base / c["plan_file"])
+                if not isinstance(plan, str):
+                    raise _Bad('a case needs "plan" (text) or "plan_file" (a path)')
+                out.update(
+                    check_one(
+                        tasks, base / str(fields[0]), base / str(fields[1]), plan, repair=repair
+                    )
+                )
+                del out["trace"]
+                counts["valid" if out["valid"] else "invalid"] += 1
+            except _Bad as bad:
+                out.update(bad.to_dict())
+                counts["bad_input"] += 1
+            print(json.dumps(out, sort_keys=True))
+            advance()
+    done = sum(counts.values())
     print(
-        f"{total} plans: {counts['valid']} valid, {counts['invalid']} invalid, "
+        f"{done} plans: {counts['valid']} valid, {counts['invalid']} invalid, "
         f"{counts['bad_input']} bad input",
         file=sys.stderr,
     )
-    if total == 0:
-        print("error: no cases", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    if done == 0:
+        raise _Bad("no cases to verify")
     if counts["bad_input"]:
         return EXIT_BAD_INPUT
     return EXIT_INVALID if counts["invalid"] else EXIT_VALID

@@ -92,6 +92,10 @@ def read_plan_text(text: str) -> PlanText:
             raise PlanFormatError(
                 f"invalid JSON: {exc.msg}", line=exc.lineno, column=exc.colno, kind="bad-json"
             ) from None
+        except RecursionError:
+            raise PlanFormatError(
+                "JSON nested too deeply", line=1, column=1, kind="too-deep"
+            ) from None
         found = _from_json(doc)
         return PlanText(found, tuple(range(1, len(found) + 1)))
     notes: list[str] = []

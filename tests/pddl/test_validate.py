@@ -323,6 +323,8 @@ def test_batch_of_cases(tmp_path: Path) -> None:
     src = [json.loads(line) for line in (DATA / "planbench" / "cases.jsonl").open()][:40]
     lines = [json.dumps({k: c[k] for k in ("id", "domain", "problem", "plan")}) for c in src]
     lines.append(json.dumps({"id": "broken", "domain": "nope.pddl", "problem": "x", "plan": ""}))
+    lines.append(json.dumps({"id": "nul", "domain": "a\u0000b", "problem": "x", "plan": ""}))
+    lines.append(json.dumps([1, 2]))
     cases = DATA / "planbench" / "batch-test.jsonl"
     try:
         cases.write_text("\n".join(lines) + "\nnot json\n")
@@ -330,10 +332,11 @@ def test_batch_of_cases(tmp_path: Path) -> None:
     finally:
         cases.unlink()
     rows = [json.loads(x) for x in out.splitlines()]
-    assert len(rows) == 42 and code == 2
+    assert len(rows) == 44 and code == 2
     assert [r["valid"] for r in rows[:40]] == [c["expected"] for c in src]
     assert rows[40]["ok"] is False and "cannot read" in rows[40]["message"]
-    assert rows[41]["ok"] is False
+    assert rows[41]["ok"] is False and "cannot read" in rows[41]["message"]
+    assert all(r["ok"] is False for r in rows[42:])
 
 
 def test_metric_is_finite_number_in_json(tmp_path: Path) -> None:
@@ -365,3 +368,35 @@ def test_glued_variables_and_at_predicate_read() -> None:
     assert read_plan_text("(board p1 plane1 city0)").steps == (
         ("board", ("p1", "plane1", "city0")),
     )
+
+
+PDDLISH = st.text(
+    alphabet=st.sampled_from(list("()?-; \n\tabcxyz0123456789:=<>.")) | st.characters(),
+    max_size=300,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(PDDLISH)
+def test_readers_return_a_value_or_a_typed_error(text: str) -> None:
+    """Arbitrary text into every PDDL reader: a value or a positioned PDDLSyntaxError,
+    never another exception."""
+    for reader in (read_domain_file, read_problem, read_plan_text):
+        try:
+            reader(text)
+        except PDDLSyntaxError as exc:
+            assert exc.line >= 1 and exc.column >= 1
+
+
+@pytest.mark.parametrize("depth", [101, 100_000])
+def test_deep_nesting_is_a_typed_error(depth: int) -> None:
+    text = "(define (domain d) " + "(" * depth + ")" * depth + ")"
+    with pytest.raises(PDDLSyntaxError) as info:
+        read_domain_file(text)
+    assert info.value.kind == "too-deep"
+
+
+def test_deeply_nested_json_plan_is_a_typed_error() -> None:
+    with pytest.raises(PDDLSyntaxError) as info:
+        read_plan_text("[" * 100_000 + "]" * 100_000)
+    assert info.value.kind == "too-deep"
