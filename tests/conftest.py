@@ -4,12 +4,34 @@ wheel from here instead of downloading again."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from planproof.data import DataUnavailableError, EaiGoals, ensure_wheel, load_eai_goals
 from tests.helpers import needed_resource
+
+REFERENCE_ENVS = "PLANPROOF_REFERENCE_ENVS"  # benchmarks.reference_env.ENVS_VARIABLE
+
+
+def _reference_envs(config: pytest.Config) -> Path:
+    cache = getattr(config, "cache", None)
+    if cache is not None:
+        return Path(cache.mkdir("planproof-reference-envs"))
+    return Path(config.rootpath) / ".pytest_cache" / "d" / "planproof-reference-envs"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The reference implementation's venvs (up to about 950 MB) are test artefacts: they
+    go under ``.pytest_cache`` of the checkout, not into the user's planproof cache
+    (``$PLANPROOF_REFERENCE_ENVS`` chooses another place). A current venv already in the
+    user cache is reused, never written."""
+    os.environ.setdefault(REFERENCE_ENVS, str(_reference_envs(config)))
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    return f"reference venvs (test artefacts, up to ~950 MB): {os.environ[REFERENCE_ENVS]}"
 
 
 @pytest.fixture(scope="session")
