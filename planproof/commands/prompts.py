@@ -1,7 +1,8 @@
 """``planproof prompts``: write one prompt per task for an EAI ability module.
 
 Output is JSON lines, one ``{identifier, module, dataset, prompt, output_schema}`` per
-task, to ``--output FILE`` (default ``planproof-results/prompts-MODULE-DATASET.jsonl``).
+task, in ``--output DIR`` as ``prompts-MODULE-DATASET.jsonl`` (default DIR:
+``planproof-results``; a path ending in ``.jsonl`` names the file itself).
 Exit 0 when written, 2 on bad input (unknown module or dataset, data unavailable,
 unwritable file).
 """
@@ -22,7 +23,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--module", choices=MODULES, required=True, help="the EAI module")
     parser.add_argument("--dataset", choices=DATASETS, required=True, help="the EAI dataset")
     parser.add_argument("--limit", type=count, help="only the first K tasks")
-    parser.add_argument("--output", type=Path, help="JSON-lines file to write")
+    parser.add_argument(
+        "--output",
+        type=Path,
+        help="directory for prompts-MODULE-DATASET.jsonl (default planproof-results), or "
+        "the file itself when it ends in .jsonl",
+    )
     parser.add_argument("--json", action="store_true", help="print a JSON summary")
 
 
@@ -38,9 +44,9 @@ def run(args: argparse.Namespace) -> int:
     if args.limit is not None:
         tasks = tasks[: max(args.limit, 0)]
     prompts = build_prompts(tasks, args.module)
-    out: Path = args.output or Path("planproof-results") / (
-        f"prompts-{args.module}-{args.dataset}.jsonl"
-    )
+    out: Path = args.output or Path("planproof-results")
+    if out.suffix != ".jsonl":
+        out = out / f"prompts-{args.module}-{args.dataset}.jsonl"
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         with out.open("w", encoding="utf-8") as f:

@@ -54,3 +54,32 @@ def planproof_into_closed_pipe(*argv: str) -> Result:
     finally:
         os.close(write_end)
     return Result(proc.returncode, "", proc.stderr)
+
+
+def planproof_on_a_terminal(*argv: str) -> tuple[Result, str]:
+    """``planproof ARGV...`` with stderr on a pseudo-terminal (what a person sees) and
+    stdout on a pipe: the result and everything written to the terminal."""
+    import pty
+
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "planproof.cli", *argv],
+        stdout=subprocess.PIPE,
+        stderr=follower,
+        env={**env(), "TERM": "xterm"},
+    )
+    os.close(follower)
+    out = proc.stdout.read() if proc.stdout is not None else b""
+    chunks: list[bytes] = []
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(leader)
+    code = proc.wait()
+    terminal = b"".join(chunks).decode("utf-8", "replace")
+    return Result(code, out.decode("utf-8", "replace"), terminal), terminal
