@@ -543,6 +543,10 @@ USAGE: dict[tuple[str, ...], tuple[str, str]] = {
         "planproof demo --limit 20",
     ),
     ("tasks",): ("0 listed, 2 bad input", "planproof tasks --dataset virtualhome | head"),
+    ("reproduce", "eai"): (
+        "0 tables printed, 2 bad input (no published file could be scored)",
+        "planproof reproduce eai --modules goal-interpretation --run planproof-runs/my-model",
+    ),
     ("prompts",): (
         "0 written, 2 bad input",
         "planproof prompts --module action-sequencing --dataset virtualhome --output p.jsonl",

@@ -46,7 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="your own run or evaluate output directory (summary.json), added to the tables",
     )
     parser.add_argument(
-        "-o", "--output", type=Path, default=Path("planproof-reproduce"), help="output directory"
+        "--output", type=Path, default=Path("planproof-reproduce"), help="output directory"
     )
     parser.add_argument(
         "--no-planner", action="store_true", help="transition modeling: F1 only, no planner"

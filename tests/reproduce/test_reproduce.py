@@ -139,7 +139,7 @@ def test_reproduce_command_end_to_end(files: list[PublishedFile], tmp_path: Path
         "llama-3-8b-chat",
         "--run",
         str(tmp_path / "myrun"),
-        "-o",
+        "--output",
         str(out),
         "--workers",
         "1",
@@ -155,4 +155,4 @@ def test_reproduce_command_end_to_end(files: list[PublishedFile], tmp_path: Path
     html = (out / "report.html").read_text(encoding="utf-8")
     assert "my-model" in html and "<svg" in html
     # bad input: an unknown model is refused with exit 2
-    assert main(["reproduce", "eai", "--models", "no-such-model", "-o", str(out)]) == 2
+    assert main(["reproduce", "eai", "--models", "no-such-model", "--output", str(out)]) == 2
