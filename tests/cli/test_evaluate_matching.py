@@ -57,7 +57,7 @@ def test_a_file_that_matches_nothing_is_bad_input(
     code, out, err = _evaluate(capsys, module, *argv)
     assert code == 2 and out == ""
     assert err.startswith("planproof: error: ") and needle in err, err
-    assert "0 tasks" not in err and not (tmp_path / "o").exists()
+    assert "0 tasks" not in err and not (tmp_path / "o" / "summary.json").exists()
     code, out, _ = _evaluate(capsys, module, *argv, "--json")
     data = json.loads(out)
     assert code == 2 and data["error"] == "no-match" and data["matched"] == 0
