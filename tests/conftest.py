@@ -1,6 +1,7 @@
 """Shared fixtures. The EAI data fixtures fetch the ``eai-eval`` wheel into the user cache
 (or ``$PLANPROOF_CACHE_DIR``) at most once, ever; tests that need a private cache copy the
-wheel from here instead of downloading again."""
+wheel from here instead of downloading again. The persistent planner cache is off for
+the suite (and the worker processes it starts): planner tests must run the planner."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 from planproof.data import DataUnavailableError, EaiGoals, ensure_wheel, load_eai_goals
 from tests.helpers import needed_resource
 
+os.environ["PLANPROOF_PLAN_CACHE"] = "off"
 REFERENCE_ENVS = "PLANPROOF_REFERENCE_ENVS"  # benchmarks.reference_env.ENVS_VARIABLE
 
 

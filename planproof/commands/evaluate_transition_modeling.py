@@ -44,6 +44,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--timeout", type=seconds, default=60.0, help="seconds per problem")
     parser.add_argument("--no-planner", action="store_true", help="logic-form scores only")
+    parser.add_argument(
+        "--no-plan-cache",
+        action="store_true",
+        help="call the planner for every task (default: reuse the verdicts kept in the user "
+        "cache for the same domain and problem)",
+    )
     parser.add_argument("--limit", type=positive_count, help="evaluate only the first K tasks")
     parser.add_argument(
         "--output",
@@ -102,6 +108,7 @@ def run(args: argparse.Namespace) -> int:
             engine=args.engine,
             timeout=args.timeout,
             run_planner=not args.no_planner,
+            plan_cache=not args.no_plan_cache,
             executor=executor,
             progress=lambda done, total: advance(),
         )

@@ -80,6 +80,8 @@ class TaskResult:
     gold_failure: str = ""
     issues: tuple[Issue, ...] = ()
     planning_seconds: float = 0.0
+    planner_cached: bool = False
+    """The planner's verdict came from the persistent cache (:mod:`planproof.pddl.plan_cache`)."""
     category_counts: Mapping[str, Mapping[str, tuple[int, int, int]]] = field(default_factory=dict)
     """part ("precondition" / "effect") → category → (tp, fp, fn)"""
 
@@ -99,6 +101,7 @@ class TaskResult:
             "gold_failure": self.gold_failure or None,
             "issues": [i.to_dict() for i in self.issues],
             "planning_seconds": round(self.planning_seconds, 3),
+            "planner_cached": self.planner_cached,
             "category_counts": {
                 k: {c: list(v) for c, v in d.items()} for k, d in self.category_counts.items()
             },
@@ -173,6 +176,7 @@ class Report:
             "planner_found": found / n if n else None,
             "plan_valid_under_gold": valid / n if n else None,
             "planner_by_category": by_cat_sr,
+            "planner_cache_hits": sum(t.planner_cached for t in self.tasks),
             "issues": dict(sorted(issues.items())),
         }
 
@@ -202,6 +206,7 @@ def evaluate_task(
     run_planner: bool = True,
     axioms: Callable[..., Any] | None = None,
     check_cache: dict[Operator, tuple[Issue, ...]] | None = None,
+    plan_cache: bool = True,
 ) -> TaskResult:
     """Score one LLM answer for one task (see the module docstring). ``check_cache``
     memoises the operator checks across tasks (the same operator recurs in many)."""
@@ -278,6 +283,7 @@ def evaluate_task(
             names=names,
             engine=engine,
             timeout=timeout,
+            use_cache=plan_cache,
         )
     return result
 
@@ -309,20 +315,26 @@ def _plan(
     names: Mapping[str, str],
     engine: str,
     timeout: float,
+    use_cache: bool = True,
 ) -> TaskResult:
     from planproof.metrics.transition_modeling.replay import check_plan, pddl_task, to_actions
+    from planproof.pddl.plan_cache import cached_plan
 
     model, why = _model(data.domain, predicted, names)
     if model is None:
         return dataclasses.replace(result, planner_status="unusable-model", planner_reason=why)
     problem = declare_missing_objects(data.domain, data.problem(result.identifier))
-    res = plan(model, problem, engine=engine, timeout=timeout)
+    if use_cache:
+        res, cached = cached_plan(model, problem, engine=engine, timeout=timeout)
+    else:
+        res, cached = plan(model, problem, engine=engine, timeout=timeout), False
     if not res.solved:
         return dataclasses.replace(
             result,
             planner_status=res.status.value,
             planner_reason=res.reason,
             planning_seconds=res.seconds,
+            planner_cached=cached,
         )
     check = check_plan(pddl_task(data.domain, problem), to_actions(res.plan))
     err = check.replay.first_error
@@ -339,6 +351,7 @@ def _plan(
         plan_valid_under_gold=check.valid,
         gold_failure=failure,
         planning_seconds=res.seconds,
+        planner_cached=cached,
     )
 
 
@@ -353,6 +366,7 @@ class Job:
     engine: str = "fast-downward"
     timeout: float = 60.0
     run_planner: bool = True
+    plan_cache: bool = True
 
 
 _CHECKS: dict[Operator, tuple[Issue, ...]] = {}
@@ -373,6 +387,7 @@ def evaluate_job(job: Job) -> TaskResult:
         run_planner=job.run_planner,
         axioms=NAMED_AXIOMS.get(job.dataset),
         check_cache=_CHECKS,
+        plan_cache=job.plan_cache,
     )
 
 
@@ -385,6 +400,7 @@ def evaluate_responses(
     run_planner: bool = True,
     progress: Callable[[int, int], None] | None = None,
     executor: Executor | None = None,
+    plan_cache: bool = True,
 ) -> Report:
     """Evaluate answers ``[{"identifier": ..., "llm_output": ...}, ...]``; answers for
     tasks outside the evaluated set (``success_task.json``) are skipped, as in the paper.
@@ -414,6 +430,7 @@ def evaluate_responses(
                 engine,
                 timeout,
                 run_planner,
+                plan_cache,
             )
         )
     done = 0
@@ -439,6 +456,7 @@ def evaluate_responses(
                 run_planner=job.run_planner,
                 axioms=axioms,
                 check_cache=cache,
+                plan_cache=job.plan_cache,
             )
 
         outcomes = SerialExecutor().map(here, jobs, on_done=tick)
