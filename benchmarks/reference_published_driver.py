@@ -52,6 +52,13 @@ MODULES = (
     "transition_modeling",
 )
 COUNT = re.compile(r"(TP|FP|FN)_(node|edge|action)_goals: (-?\d+)")
+MATCHED = re.compile(
+    r"Predicted: node_match_num=(-?\d+), edge_match_num=(-?\d+), action_match_num=(-?\d+)"
+)
+GOLD_COUNTS = re.compile(
+    r"Gold: len\(gold_node_goals\)=(\d+), len\(gold_edge_goals\)=(\d+), "
+    r"len\(gold_action_goals\)=(\d+)"
+)
 TASK_START = re.compile(r"Task is .*, file_id is (.+)$")
 HOLISTIC = re.compile(r"Holistic test: task (.+) (succeeded|failed)$")
 ACTION_TEST = re.compile(r"Action test: task (.+)'s (.+) (succeeded|failed)$")
@@ -85,10 +92,26 @@ class LogTasks(logging.Handler):
         if self.module == "goal_interpretation":
             self._goal(msg)
         elif self.module == "action_sequence":
-            if m := GOLD_FAILED.match(msg):
-                self.tasks[m.group(1)] = {"skipped": "gold plan fails the reference's check"}
+            self._action(msg)
         else:
             self._transition(msg)
+
+    def _action(self, msg: str) -> None:
+        """Per task: skipped by the gold test, or success and the goal counts (the
+        reference's ``error_info`` has neither; they are only in its log)."""
+        if m := GOLD_FAILED.match(msg):
+            self.tasks[m.group(1)] = {"skipped": "gold plan fails the reference's check"}
+        elif m := TASK_START.match(msg):
+            self.current = self.tasks.setdefault(m.group(1), {})
+            self.current["success"] = False
+        elif self.current is None:
+            return
+        elif msg == "EVERYTHING SUCCEED!":
+            self.current["success"] = True
+        elif m := MATCHED.match(msg):
+            self.current["matched"] = [int(g) for g in m.groups()]
+        elif m := GOLD_COUNTS.match(msg):
+            self.current["goals"] = [int(g) for g in m.groups()]
 
     def _goal(self, msg: str) -> None:
         if m := TASK_START.match(msg):
@@ -166,7 +189,8 @@ def run_model(module: str, model: str, source: Path, workdir: Path) -> dict[str,
         summary = result[0]
     elif module == "action_sequence":
         summary, error_info = result
-        tasks |= error_info
+        for ident, info in error_info.items():
+            tasks.setdefault(ident, {}).update(info)
     else:
         summary = result
         stats = workdir / model / "out" / module / model / "error_info.json"

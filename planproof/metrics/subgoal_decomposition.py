@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -41,6 +42,7 @@ from planproof.simulators.core.replay import action_atom
 from planproof.simulators.core.search import (
     DEFAULT_DEPTH,
     DEFAULT_MAX_STATES,
+    SearchResult,
     focus_objects,
     formula_goal,
     search,
@@ -185,6 +187,23 @@ def _scorable(task: Task) -> Task:
     return dataclasses.replace(task, parts=GoalParts())
 
 
+_MEMO: dict[int, dict[tuple[object, ...], SearchResult]] = {}
+"""Per live world (by ``id``; dropped when the world is collected): (start state, subgoal,
+search settings) → the search's result. Answers of
+different models share most subgoals from the same states (the published files repeat
+``NEXT_TO(character.65, ...)`` openings), and the search is a pure function of these, so
+a process scoring many files searches each once."""
+_MEMO_LIMIT = 50_000
+
+
+def _memo_for(world: object) -> dict[tuple[object, ...], SearchResult]:
+    memo = _MEMO.get(id(world))
+    if memo is None:
+        memo = _MEMO[id(world)] = {}
+        weakref.finalize(world, _MEMO.pop, id(world), None)
+    return memo
+
+
 def refine(
     task: Task,
     subgoals: Sequence[Formula],
@@ -200,23 +219,33 @@ def refine(
     state = previous = task.initial
     actions: list[Action] = []
     outcomes: list[SubgoalOutcome] = []
+    memo = _memo_for(world)
     for i, f in enumerate(subgoals):
         text = to_text(f)
         goal = formula_goal(world, f)
-        if check_unsat and not goal(state, None) and unsatisfiable(task, f):
+        key = (state, f, depth, mode, max_states, check_unsat, all_objects)
+        res = memo.get(key)
+        if res is None:
+            if check_unsat and not goal(state, None) and unsatisfiable(task, f):
+                res = SearchResult("unsatisfiable")
+            else:
+                res = search(
+                    world,
+                    state,
+                    goal,
+                    depth=depth,
+                    mode=mode,
+                    max_states=max_states,
+                    heuristic_of=f,
+                    focus=None if all_objects else focus_objects(world, f, state),
+                )
+            if len(memo) >= _MEMO_LIMIT:
+                memo.clear()
+            memo[key] = res
+        if res.status == "unsatisfiable":
             message = "no state satisfies it (Z3, with state axioms)"
             outcomes.append(SubgoalOutcome(i, text, "unsatisfiable", (), 0, message))
             break
-        res = search(
-            world,
-            state,
-            goal,
-            depth=depth,
-            mode=mode,
-            max_states=max_states,
-            heuristic_of=f,
-            focus=None if all_objects else focus_objects(world, f, state),
-        )
         if res.found:
             status, message = res.status, ""
             if status == "already_true":

@@ -156,3 +156,34 @@ def test_reproduce_command_end_to_end(files: list[PublishedFile], tmp_path: Path
     assert "my-model" in html and "<svg" in html
     # bad input: an unknown model is refused with exit 2
     assert main(["reproduce", "eai", "--models", "no-such-model", "--output", str(out)]) == 2
+
+
+@pytest.mark.data
+def test_subgoal_search_memo_changes_no_verdict(files: list[PublishedFile], tmp_path: Path) -> None:
+    """Two models' answers scored with the search memo warm (shared subgoals searched once)
+    give exactly the verdicts of a cold run; the memo is filled and reused."""
+    import planproof.metrics.subgoal_decomposition as sd
+
+    paths = []
+    for model in (GPT4O, "mistral-large-2402"):
+        f = next(x for x in files if x.module == "subgoal-decomposition" and x.model == model)
+        rows = json.loads(f.path.read_text(encoding="utf-8"))[:8]
+        p = tmp_path / f"{model}.json"
+        p.write_text(json.dumps(rows), encoding="utf-8")
+        paths.append(p)
+    cells = [
+        Cell(m, "subgoal-decomposition", "virtualhome", str(p))
+        for m, p in zip((GPT4O, "mistral-large-2402"), paths, strict=True)
+    ]
+    cold = []
+    for c in cells:
+        sd._MEMO.clear()
+        cold.append(evaluate_cell(c))
+    sd._MEMO.clear()
+    warm = [evaluate_cell(c) for c in cells]
+    assert sum(len(m) for m in sd._MEMO.values()) > 0
+    again = [evaluate_cell(c) for c in cells]
+    for a, b, c in zip(cold, warm, again, strict=True):
+        assert a["tasks"] == b["tasks"] == c["tasks"]
+        assert a["summary"]["subgoals"]["reached"] == c["summary"]["subgoals"]["reached"]
+        assert a["figures"] == b["figures"] == c["figures"]
