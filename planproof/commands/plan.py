@@ -14,6 +14,13 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Any
+
+from planproof.commands.executor_options import (
+    add_executor_arguments,
+    executor_config,
+    open_configured,
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -32,6 +39,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="seconds for the whole call, reading the model included (default 60)",
     )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_executor_arguments(parser)
+
+
+def solve(job: tuple[Any, Any, str, float]) -> Any:
+    """The planner call, as an executor task (``--executor ray`` runs it on the cluster)."""
+    from planproof.pddl.planners import plan
+
+    domain, problem, engine, timeout = job
+    return plan(domain, problem, engine=engine, timeout=timeout)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -42,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
 
     if not (math.isfinite(args.timeout) and args.timeout > 0):
         raise _Bad(f"--timeout must be a positive number of seconds, not {args.timeout}")
+    config = executor_config(args)
     domain, problem = load(args.domain, args.problem, fold_case=True)
     size = grounding_size(domain, problem)
     if size > MAX_GROUNDING:
@@ -49,14 +66,20 @@ def run(args: argparse.Namespace) -> int:
             f"{args.problem}: {size:,} ground actions, over the limit of {MAX_GROUNDING:,}",
             {"error": "too-large", "ground_actions": size},
         )
-    from planproof.pddl.planners import plan
+    from planproof.pddl.planners import PlanResult, PlanStatus
     from planproof.pddl.validate import ValidationLimitError, compile_task, validate
 
     try:  # nested quantifiers too large to expand are refused before any grounding
         task = compile_task(domain, problem)
     except ValidationLimitError as exc:
         raise _Bad(f"{args.domain}: {exc}", {"error": "too-large"}) from None
-    result = plan(domain, problem, engine=args.engine, timeout=args.timeout)
+    with open_configured(config, tasks=1) as executor:
+        (outcome,) = executor.map(solve, [(domain, problem, args.engine, args.timeout)])
+    result: PlanResult = (
+        outcome.unwrap()
+        if outcome.failure is None
+        else PlanResult(args.engine, PlanStatus.ERROR, reason=str(outcome.failure.message))
+    )
     data: dict[str, object] = {"ok": True, **result.to_dict()}
     valid = False
     if result.solved:

@@ -89,3 +89,9 @@ def worker_died(attempts: int) -> Outcome[Any]:
             attempts,
         )
     )
+
+
+def echo(x: Any) -> Any:
+    """A task that does nothing: what a round trip through an executor costs is measured
+    with it (``benchmarks/bench_executor.py``)."""
+    return x

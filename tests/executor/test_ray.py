@@ -1,51 +1,91 @@
-"""Ray as the executor, on a real local Ray runtime (one per test session): the same bytes
-as the in-process run on a small transition-modeling sweep with real planner calls, and
-the same failure handling as the process pool."""
+"""Ray as the executor, on a real local Ray runtime (one per test session): a small
+``reproduce eai`` sweep (one cell per module, planner calls included) gives the same bytes
+as in this process, ``plan --executor ray`` the same plan, and a dying task is retried
+once, as on the process pool."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from planproof.cli import main
+from planproof.data import DataUnavailableError
+from planproof.data.published import PublishedFile, published_files
 from planproof.executor import MAX_ATTEMPTS, Executor, Outcome, SerialExecutor, TaskFailure
-from planproof.metrics.transition_modeling.evaluate import evaluate_responses
-from planproof.pddl.eai import load_eai_pddl
+from planproof.runs.published_sweep import Cell, evaluate_cell
 from tests.executor import tasks
+from tests.helpers import needed_resource
+
+GPT4O = "gpt-4o-2024-05-13"
+EXAMPLES = Path(__file__).resolve().parents[2] / "planproof" / "examples" / "pddl"
 
 
-def _results_bytes(report_tasks: object) -> bytes:
-    """The results file as ``evaluate transition-modeling --out`` writes it, less the one
-    field that measures time."""
-    lines = []
-    for t in report_tasks:  # type: ignore[attr-defined]
-        d = t.to_dict()
-        d.pop("planning_seconds")
-        lines.append(json.dumps(d, sort_keys=True))
-    return ("\n".join(lines) + "\n").encode()
+def _cells(tmp: Path) -> list[Cell]:
+    """One published GPT-4o file per module, cut to a few answers (two for transition
+    modeling, each with a Fast Downward call)."""
+    files: list[PublishedFile] = needed_resource(
+        published_files, DataUnavailableError, "published EAI outputs"
+    )
+    from planproof.pddl.eai import load_eai_pddl
+
+    solved = set(load_eai_pddl("virtualhome").solved)
+    cells = []
+    for module, n in (
+        ("goal-interpretation", 8),
+        ("action-sequencing", 8),
+        ("subgoal-decomposition", 6),
+        ("transition-modeling", 2),
+    ):
+        f = next(x for x in files if x.module == module and x.model == GPT4O)
+        rows = json.loads(f.path.read_text(encoding="utf-8"))
+        if module == "transition-modeling":
+            rows = [r for r in rows if r.get("identifier") in solved]
+        path = tmp / f"{module}.json"
+        path.write_text(json.dumps(rows[:n]), encoding="utf-8")
+        cells.append(Cell(GPT4O, module, "virtualhome", str(path)))
+    return cells
+
+
+def _bytes(outcomes: list[Outcome[dict[str, Any]]]) -> bytes:
+    """The results as the sweep caches them, less the one field that measures time."""
+    docs = [{k: v for k, v in o.unwrap().items() if k != "seconds"} for o in outcomes]
+    return json.dumps(docs, sort_keys=True).encode()
 
 
 @pytest.mark.data
 @pytest.mark.usefixtures("eai_wheel")
-def test_a_sweep_on_ray_equals_the_local_runs_byte_for_byte(ray_executor: Executor) -> None:
-    vh = load_eai_pddl("virtualhome")
-    ident = "384_1"
-    wrong = vh.gold_response(ident).replace("(plugged_in ?obj)", "")
-    responses = [
-        {"identifier": ident, "llm_output": wrong},  # plans, fails under gold
-        {"identifier": vh.solved[0], "llm_output": vh.gold_response(vh.solved[0])},
-        {"identifier": vh.solved[1], "llm_output": "I cannot help with that."},
-        {"identifier": "no-such-task", "llm_output": "(:action x)"},  # skipped
+def test_a_sweep_on_ray_equals_the_serial_run_byte_for_byte(
+    ray_executor: Executor, tmp_path: Path
+) -> None:
+    cells = _cells(tmp_path)
+    serial = SerialExecutor().map(evaluate_cell, cells)
+    on_ray = ray_executor.map(evaluate_cell, cells)
+    assert _bytes(on_ray) == _bytes(serial)
+    tm = serial[-1].unwrap()
+    assert tm["summary"]["tasks"] == 2 and any(t["planner_found"] for t in tm["tasks"])
+
+
+def test_plan_on_ray_finds_the_same_plan(
+    ray_executor: Executor, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [
+        "--json",
+        "plan",
+        "--domain",
+        str(EXAMPLES / "virtualhome.pddl"),
+        "--problem",
+        str(EXAMPLES / "browse_internet.pddl"),
     ]
-    serial = evaluate_responses(vh, responses, executor=SerialExecutor())
-    on_ray = evaluate_responses(vh, responses, executor=ray_executor)
-    assert serial.skipped == on_ray.skipped == ("no-such-task",)
-    assert [t.planner_found for t in serial.tasks] == [True, True, False]
-    assert _results_bytes(on_ray.tasks) == _results_bytes(serial.tasks)
-    assert json.dumps(on_ray.summary(), sort_keys=True) == json.dumps(
-        serial.summary(), sort_keys=True
-    )
+    results = []
+    for extra in (["--workers", "1"], ["--executor", "ray"]):
+        assert main([*argv, *extra]) == 0
+        doc = json.loads(capsys.readouterr().out)
+        doc.pop("seconds")
+        results.append(doc)
+    assert results[0] == results[1] and results[0]["replay_valid"] is True
 
 
 def test_ray_retries_a_dying_task_once_and_keeps_the_finished_ones(

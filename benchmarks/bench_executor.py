@@ -1,0 +1,175 @@
+"""The executors side by side on the same sweep: the published EAI answers' goal
+interpretation, action sequencing and subgoal decomposition cells (``planproof reproduce
+eai``'s cells), in this process, on the local process pool and on a local Ray runtime, with
+1 and 2 workers. Prints start-up, sweep time, speed-up over the in-process run, the
+overhead per task (a no-op task's round trip), whether the results are identical, and the
+per-task costs the cluster projection in docs/scale-out.md is computed from (a few
+transition-modeling planner calls, PARTNR plans).
+
+    python benchmarks/bench_executor.py [--models 15] [--tm-tasks 6] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+NOOP_TASKS = 200
+
+
+def _strip(result: dict[str, Any]) -> str:
+    """A cell's result without its timing, as bytes to compare."""
+    return json.dumps({k: v for k, v in result.items() if k != "seconds"}, sort_keys=True)
+
+
+def _open(kind: str, workers: int) -> Any:
+    if kind == "local":
+        from planproof.executor.local import LocalExecutor
+
+        return LocalExecutor(workers)
+    from planproof.executor.ray_executor import RayExecutor
+
+    return RayExecutor(workers)
+
+
+def measure(kind: str, workers: int, cells: list[Any], serial: list[str]) -> dict[str, Any]:
+    from planproof.executor.outcome import echo
+    from planproof.runs.published_sweep import evaluate_cell
+
+    t0 = time.perf_counter()
+    ex = _open(kind, workers)
+    ex.map(echo, range(workers))  # the workers exist and answer
+    start = time.perf_counter() - t0
+    try:
+        t0 = time.perf_counter()
+        outcomes = ex.map(evaluate_cell, cells)
+        sweep = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        ex.map(echo, range(NOOP_TASKS))
+        noop = (time.perf_counter() - t0) / NOOP_TASKS
+    finally:
+        t0 = time.perf_counter()
+        ex.close()
+        stop = time.perf_counter() - t0
+    same = [_strip(o.unwrap()) for o in outcomes] == serial
+    return {
+        "executor": kind,
+        "workers": workers,
+        "start_s": round(start, 3),
+        "sweep_s": round(sweep, 3),
+        "stop_s": round(stop, 3),
+        "overhead_per_task_ms": round(noop * 1e3, 3),
+        "identical": same,
+    }
+
+
+def tm_task_seconds(n: int) -> float | None:
+    """Seconds per transition-modeling answer with its Fast Downward call, in this process."""
+    if n <= 0:
+        return None
+    from planproof.data.published import published_files
+    from planproof.metrics.transition_modeling.evaluate import evaluate_responses
+    from planproof.pddl.eai import load_eai_pddl
+
+    data = load_eai_pddl("virtualhome")
+    f = published_files("transition-modeling", "virtualhome")[0]
+    rows = json.loads(Path(f.path).read_text(encoding="utf-8"))
+    rows = [r for r in rows if r.get("identifier") in set(data.solved)][:n]
+    t0 = time.perf_counter()
+    evaluate_responses(data, rows)
+    return (time.perf_counter() - t0) / len(rows)
+
+
+def partnr_plan_seconds() -> float:
+    """Seconds per PARTNR plan (the bundled corpus, replay + evaluation functions)."""
+    from importlib import resources
+
+    from planproof.commands.evaluate_partnr import _plans, metrics_for
+    from planproof.simulators.partnr.world import load_episodes
+
+    root = resources.files("planproof.examples") / "partnr"
+    episodes = {
+        e.episode_id: e
+        for e in load_episodes(json.loads((root / "episodes.json").read_text(encoding="utf-8")))
+    }
+    plans = _plans(json.loads((root / "plans.json").read_text(encoding="utf-8")))
+    jobs = [
+        (
+            episodes[p["episode_id"]],
+            {a: v for a, v in p.items() if a not in ("episode_id", "name", "expect")},
+            str(p.get("name", "")),
+            False,
+        )
+        for p in plans
+        if p["episode_id"] in episodes
+    ]
+    metrics_for(jobs[0])
+    t0 = time.perf_counter()
+    for _ in range(3):
+        for j in jobs:
+            metrics_for(j)
+    return (time.perf_counter() - t0) / (3 * len(jobs))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--models", type=int, default=5, help="published models in the sweep (5)")
+    ap.add_argument("--tm-tasks", type=int, default=6, help="TM answers timed with the planner")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+
+    from planproof.runs.published_sweep import evaluate_cell, published_cells
+
+    modules = ("goal-interpretation", "action-sequencing", "subgoal-decomposition")
+    all_cells = published_cells(modules)
+    models = sorted({c.model for c in all_cells})[: args.models]
+    cells = [c for c in all_cells if c.model in models]
+    evaluate_cell(cells[0])  # this process loads the datasets once, as each worker will
+    t0 = time.perf_counter()
+    serial_results = [evaluate_cell(c) for c in cells]
+    serial_s = time.perf_counter() - t0
+    serial = [_strip(r) for r in serial_results]
+    per_module: dict[str, list[float]] = {}
+    for r in serial_results:
+        per_module.setdefault(r["cell"]["module"], []).append(r["seconds"])
+
+    rows = [measure(kind, w, cells, serial) for kind in ("local", "ray") for w in (1, 2)]
+    for r in rows:
+        r["speed_up"] = round(serial_s / r["sweep_s"], 2)
+    out = {
+        "cells": len(cells),
+        "models": len(models),
+        "serial_s": round(serial_s, 3),
+        "cell_seconds_by_module": {
+            m: round(sum(v) / len(v), 3) for m, v in sorted(per_module.items())
+        },
+        "executors": rows,
+        "tm_seconds_per_answer_with_planner": tm_task_seconds(args.tm_tasks),
+        "partnr_seconds_per_plan": partnr_plan_seconds(),
+    }
+    if args.json:
+        print(json.dumps(out, indent=2))
+        return 0
+    print(f"sweep: {len(cells)} cells ({len(models)} models × GI, AS ×2 readings, SD)")
+    print(f"in this process: {serial_s:.2f} s")
+    print(f"{'executor':<8} {'workers':>7} {'start s':>8} {'sweep s':>8} {'speed-up':>8} "
+          f"{'overhead/task ms':>17} identical")  # fmt: skip
+    for r in rows:
+        print(
+            f"{r['executor']:<8} {r['workers']:>7} {r['start_s']:>8.2f} {r['sweep_s']:>8.2f} "
+            f"{r['speed_up']:>8.2f} {r['overhead_per_task_ms']:>17.2f} {r['identical']}"
+        )
+    print("mean seconds per cell:", out["cell_seconds_by_module"])
+    print("TM seconds per answer (Fast Downward):", out["tm_seconds_per_answer_with_planner"])
+    print("PARTNR seconds per plan:", out["partnr_seconds_per_plan"])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
