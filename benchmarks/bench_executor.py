@@ -119,7 +119,7 @@ def partnr_plan_seconds() -> float:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--models", type=int, default=5, help="published models in the sweep (5)")
+    ap.add_argument("--models", type=int, default=2, help="published models in the sweep (2)")
     ap.add_argument("--tm-tasks", type=int, default=6, help="TM answers timed with the planner")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
