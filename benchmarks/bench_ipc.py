@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -79,9 +80,11 @@ def text(plan: list[Step]) -> str:
 
 def val_verdicts(
     val: str, domain: Path, problem: Path, plans: dict[str, list[Step]]
-) -> dict[str, bool]:
-    """VAL's verdict on each plan, all plans in one call (``Validate D P plan1 plan2 ...``
-    lists them under "Successful plans:" / "Failed plans:")."""
+) -> tuple[dict[str, bool], dict[str, dict[str, Any]]]:
+    """VAL's verdict on each plan, all plans in one call (``Validate -v D P plan1 ...``),
+    and for each failed plan what VAL's repair advice says: the failing step (VAL's
+    "time" of a sequential plan) and the literals to set (``(Set (p a) to true)`` →
+    ``(p a)``; ``to false`` → ``(not (p a))``), or ``step`` None for an unmet goal."""
     with tempfile.TemporaryDirectory(prefix="planproof-val-") as work:
         files = {}
         for name, plan in plans.items():
@@ -89,24 +92,33 @@ def val_verdicts(
             f.write_text(text(plan))
             files[str(f)] = name
         out = subprocess.run(
-            [val, str(domain), str(problem), *files],
+            [val, "-v", str(domain), str(problem), *files],
             check=False,
             capture_output=True,
             text=True,
             timeout=600,
         ).stdout
     verdict: dict[str, bool] = {}
+    detail: dict[str, dict[str, Any]] = {}
     section = None
+    current = ""
     for line in out.splitlines():
+        if line.startswith("Checking plan: "):
+            current = files.get(line.removeprefix("Checking plan: ").strip(), "")
+        elif current and (m := re.search(r"unsatisfied precondition at time (\d+)", line)):
+            detail.setdefault(current, {"step": None, "unmet": []})["step"] = int(m.group(1))
+        elif current and (m := re.match(r"\s*\(Set (\(.*\)) to (true|false)\)", line)):
+            lit = m.group(1) if m.group(2) == "true" else f"(not {m.group(1)})"
+            detail.setdefault(current, {"step": None, "unmet": []})["unmet"].append(lit)
         if line.startswith("Successful plans:"):
-            section = True
+            section, current = True, ""
         elif line.startswith("Failed plans:"):
-            section = False
+            section, current = False, ""
         elif section is not None:
             for word in line.split():  # VAL lists failed plans on one line
                 if word in files:
                     verdict[files[word]] = section
-    return verdict
+    return verdict, detail
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -130,6 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[dict[str, Any]] = []
     plan_s: list[float] = []
     agree = disagree = 0
+    counts = {"steps": 0, "same_step": 0, "same_unmet": 0, "val_unmet_first_in_ours": 0}
     disagreements: list[str] = []
     for dname, dom, prob in problems():
         domain, problem = load(dom, prob)
@@ -153,11 +166,24 @@ def main(argv: list[str] | None = None) -> int:
             plan = [(n.lower(), tuple(a.lower() for a in args_)) for n, args_ in res.plan]
             objects = {**problem.constants, **problem.objects}
             plans = {"plan": plan, **mutants(plan, objects, f"{dname}/{prob.name}")}
-            ours = {k: validate(task, p).valid for k, p in plans.items()}
+            checked = {k: validate(task, p) for k, p in plans.items()}
+            ours = {k: v.valid for k, v in checked.items()}
             row.update(steps=len(plan), plan_valid=ours["plan"], ours=ours)
             if args.val:
-                theirs = val_verdicts(args.val, dom, prob, plans)
-                row["val"] = theirs
+                theirs, why = val_verdicts(args.val, dom, prob, plans)
+                row["val"], row["val_detail"] = theirs, why
+                for k, d in why.items():
+                    v = checked[k]
+                    step = v.failure.step if v.failure else None
+                    unmet = list(v.failure.unmet) if v.failure else list(v.unmet_goal)
+                    counts["steps"] += 1
+                    counts["same_step"] += step == d["step"]
+                    counts["same_unmet"] += sorted(unmet) == sorted(d["unmet"])
+                    # VAL's advice names the first unmet literal it meets; ours lists
+                    # every unmet literal, in the precondition's order
+                    counts["val_unmet_first_in_ours"] += bool(
+                        unmet and d["unmet"] and unmet[0] == d["unmet"][0]
+                    ) and set(d["unmet"]) <= set(unmet)
                 for k, v in ours.items():
                     if theirs.get(k) == v:
                         agree += 1
@@ -171,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
                 engine = json.loads(stored.read_text())["engine"] if args.reuse else res.engine
                 doc = {"domain": dom.name, "problem": prob.name, "engine": engine,
                        "plans": {k: text(p) for k, p in plans.items()},
-                       "val": row.get("val")}  # fmt: skip
+                       "val": row.get("val"), "val_detail": row.get("val_detail")}  # fmt: skip
                 (PLANS / f"{dname}--{prob.stem}.json").write_text(
                     json.dumps(doc, indent=1, sort_keys=True) + "\n"
                 )
@@ -186,6 +212,7 @@ def main(argv: list[str] | None = None) -> int:
         "plan_seconds_median": round(statistics.median(plan_s), 2),
         "plan_seconds_max": round(max(plan_s), 2),
         "val_agree": agree if args.val else None,
+        "val_failures_compared": counts if args.val else None,
         "val_disagree": disagreements if args.val else None,
         "failures": {
             f"{r['domain']}/{r['problem']}": r["reason"] for r in rows if r["status"] != "solved"

@@ -38,10 +38,19 @@ def test_plans_verify_and_mutants_get_vals_verdict(record: Path) -> None:
     doc = json.loads(record.read_text())
     folder = IPC / record.stem.split("--")[0]
     task, _, _ = _load(folder, doc["domain"], doc["problem"])
-    verdicts = {k: validate(task, read_plan(text)).valid for k, text in doc["plans"].items()}
+    checked = {k: validate(task, read_plan(text)) for k, text in doc["plans"].items()}
+    verdicts = {k: v.valid for k, v in checked.items()}
     assert verdicts["plan"], record.stem
     assert len(verdicts) > 1 and not all(verdicts.values())  # some mutant breaks the plan
     assert verdicts == doc["val"]
+    for k, why in doc["val_detail"].items():
+        # VAL's failing step (its "time"), and its repair advice: the first unmet literal
+        # it meets, which we list too when the unmet parts are plain literals
+        v = checked[k]
+        assert (v.failure.step if v.failure else None) == why["step"], k
+        unmet = v.failure.unmet if v.failure else v.unmet_goal
+        if not any(q in u for u in unmet for q in ("(or ", "(exists ", "(imply ", "(forall ")):
+            assert why["unmet"][0] in unmet, k
 
 
 def test_plan_live_and_verify() -> None:
