@@ -168,6 +168,8 @@ def _lenient(args: argparse.Namespace, plan_text: str) -> tuple[dict[str, Any], 
     from planproof.pddl.plan_io import PlanFormatError, read_plan_text
 
     domain, problem = load(args.domain, args.problem, fold_case=True)
+    if domain.has_numbers or domain.derived or problem.numeric:
+        raise _Bad("--lenient replays the EAI fragment: no numeric fluents, no derived predicates")
     try:
         plan = read_plan_text(plan_text)
     except PlanFormatError as exc:

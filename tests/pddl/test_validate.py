@@ -400,3 +400,11 @@ def test_deeply_nested_json_plan_is_a_typed_error() -> None:
     with pytest.raises(PDDLSyntaxError) as info:
         read_plan_text("[" * 100_000 + "]" * 100_000)
     assert info.value.kind == "too-deep"
+
+
+def test_lenient_refuses_what_the_eai_replay_cannot_read(tmp_path: Path) -> None:
+    plan = _write(tmp_path, "(drive t1 depot town)")
+    argv = ["--domain", str(FEATURES / "fuel-domain.pddl"), "--problem"]
+    argv += [str(FEATURES / "fuel-problem.pddl"), "--plan", str(plan), "--lenient", "--json"]
+    code, out = _run("verify", *argv)
+    assert code == 2 and "numeric" in json.loads(out)["message"]
