@@ -15,6 +15,8 @@ import re
 import sys
 from pathlib import Path
 
+from planproof.data.paper_eai import TRAJECTORY_METRICS as TRAJ
+
 NAMES = {
     "Llama 3 8B Instruct": "Llama 3 8B Instruct",
     "Llama 3 8B": "Llama 3 8B Instruct",
@@ -26,18 +28,6 @@ NAMES = {
     "Mixtral 8x22b MoE": "Mixtral 8x22B MoE",
     "Mistral 8x22B MoE": "Mixtral 8x22B MoE",
 }
-
-TRAJ = (
-    "task_success",
-    "execution_success",
-    "parsing",
-    "hallucination",
-    "argument_count",
-    "wrong_order",
-    "missing_step",
-    "affordance",
-    "additional_step",
-)
 
 
 def rows(lines: list[str], start: str, count: int) -> list[tuple[str, list[str]]]:

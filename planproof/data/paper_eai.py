@@ -38,6 +38,21 @@ FULL_TABLES_FIRST: tuple[str, ...] = ("9", "10", "11", "12", "13", "14", "15", "
 """Where a figure appears twice the appendix tables win: Table 3 rounds or differs
 (GPT-4o SD task success 87.6 in Table 3, 88.8 in Table 10)."""
 
+TRAJECTORY_METRICS: tuple[str, ...] = (
+    "task_success",
+    "execution_success",
+    "parsing",
+    "hallucination",
+    "argument_count",
+    "wrong_order",
+    "missing_step",
+    "affordance",
+    "additional_step",
+)
+"""The columns of Tables 10 and 12, in the paper's order: goal evaluation, then the
+grammar and runtime errors (the error taxonomy is ``[2:8]``; additional steps are a
+warning, not a failure)."""
+
 TM_CATEGORIES: dict[str, tuple[str, ...]] = {
     "virtualhome": (
         "object_states",

@@ -16,6 +16,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from planproof.data.paper_eai import TRAJECTORY_METRICS
 from planproof.report.charts import Series, bar_chart
 
 JSON_LOADS = "action-sequencing/json.loads"
@@ -55,14 +56,7 @@ GROUPS[JSON_LOADS] = GROUPS["action-sequencing"][:1]
 """The figures shown, in groups of at most three (each shown as paper | reference |
 planproof); the first group of each module is its headline."""
 
-ERRORS: tuple[str, ...] = (
-    "parsing",
-    "hallucination",
-    "argument_count",
-    "wrong_order",
-    "missing_step",
-    "affordance",
-)
+ERRORS: tuple[str, ...] = TRAJECTORY_METRICS[2:8]
 """The error taxonomy of Tables 10 and 12 (additional steps are not a failure)."""
 
 TITLES: dict[str, str] = {
