@@ -35,3 +35,17 @@ def count_attempts(path: str) -> int:
     with open(path, "a", encoding="utf-8") as fh:
         fh.write("run\n")
     raise ValueError("deterministic failure")
+
+
+def plan_through_cache(arg: tuple[str, str, str]) -> tuple[str, bool]:
+    """Plans a PDDL problem through the planner cache at a given file: (status, cached)."""
+    from planproof.pddl.plan_cache import PlanCache, cached_plan
+    from planproof.pddl.reader import read_domain, read_problem
+
+    cache, domain, problem = arg
+    result, cached = cached_plan(
+        read_domain(Path(domain).read_text(encoding="utf-8")),
+        read_problem(Path(problem).read_text(encoding="utf-8")),
+        cache=PlanCache(Path(cache)),
+    )
+    return result.status.value, cached

@@ -103,3 +103,20 @@ def test_ray_retries_a_dying_task_once_and_keeps_the_finished_ones(
     assert log.read_text(encoding="utf-8").count("run") == 1
     xs = [3, -1, 0]
     assert ray_executor.map(tasks.square, xs) == SerialExecutor().map(tasks.square, xs)
+
+
+def test_ray_workers_and_this_process_share_the_planner_cache(
+    ray_executor: Executor, tmp_path: Path
+) -> None:
+    """A verdict a Ray worker planned is read back here (and by the next worker) without
+    a planner call: the cache is one SQLite file, shared by every process of the machine
+    (of the cluster, when the cache directory is on a shared file system)."""
+    job = (
+        str(tmp_path / "plans.sqlite3"),
+        str(EXAMPLES / "virtualhome.pddl"),
+        str(EXAMPLES / "browse_internet.pddl"),
+    )
+    (first,) = ray_executor.map(tasks.plan_through_cache, [job])
+    assert first == Outcome(("solved", False))
+    assert tasks.plan_through_cache(job) == ("solved", True)
+    assert ray_executor.map(tasks.plan_through_cache, [job]) == [Outcome(("solved", True))]
