@@ -1,0 +1,39 @@
+"""The planner verdict of transition modeling does not depend on the engine: on published
+GPT-4o answers (virtualhome-eval 0.1.1), Fast Downward — the reference's planner — and
+pyperplan find a plan for the same tasks and none for the same others (on all 296 tasks
+in ``benchmarks/differential_published.py``'s run; here two solvable and two unsolvable)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from planproof.data import DataUnavailableError
+from planproof.data.published import published_files
+from planproof.metrics.transition_modeling.evaluate import evaluate_responses
+from planproof.pddl.eai import EaiPddl
+from tests.helpers import needed_resource
+
+pytestmark = pytest.mark.data
+
+SOLVABLE = ("223_2", "974_1")
+UNSOLVABLE = ("332_2", "941_2")
+
+
+def test_fast_downward_and_pyperplan_agree_on_published_answers(vh: EaiPddl) -> None:
+    files = needed_resource(
+        lambda: published_files("transition-modeling", "virtualhome"),
+        DataUnavailableError,
+        "published outputs",
+    )
+    f = next(x for x in files if x.model == "gpt-4o-2024-05-13")
+    wanted = set(SOLVABLE + UNSOLVABLE)
+    rows = [r for r in json.loads(f.path.read_text()) if r["identifier"] in wanted]
+    assert len(rows) == len(wanted)
+    verdicts = {}
+    for engine in ("fast-downward", "pyperplan"):
+        report = evaluate_responses(vh, rows, engine=engine, timeout=100.0, plan_cache=False)
+        verdicts[engine] = {t.identifier: t.planner_found for t in report.tasks}
+    assert verdicts["fast-downward"] == verdicts["pyperplan"]
+    assert {i for i, ok in verdicts["pyperplan"].items() if ok} == set(SOLVABLE)
