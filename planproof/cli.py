@@ -113,7 +113,7 @@ def _load_example(name: str) -> dict[str, Any]:
 
 def cmd_ltl_check(args: argparse.Namespace) -> int:
     from planproof.ltl import to_text
-    from planproof.ltl.evaluate import evaluate, evaluate_final
+    from planproof.ltl.evaluate import TraceEvaluator
     from planproof.ltl.io import TraceFormatError, load_json, trace_from_json
 
     example: dict[str, Any] | None = None
@@ -134,12 +134,12 @@ def cmd_ltl_check(args: argparse.Namespace) -> int:
         raise BadInput(str(err)) from None
     vocab = args.actions or (example or {}).get("actions_vocabulary")
     actions = frozenset(a.strip().lower() for a in vocab) if vocab else None
-    check = evaluate_final if args.reading == "final" else evaluate
-    value = bool(check(f, trace, universe=universe, actions=actions))
+    # one evaluator for the formula and its parts: atom vectors are shared between them
+    check = TraceEvaluator(trace, universe, actions, final=args.reading == "final")
+    value = check.holds(f)
     parts = f.children if type(f).__name__ in {"And", "Then"} else ()
     part_values: list[dict[str, Any]] = [
-        {"formula": to_text(p), "holds": bool(check(p, trace, universe=universe, actions=actions))}
-        for p in parts
+        {"formula": to_text(p), "holds": check.holds(p)} for p in parts
     ]
     data = {
         "holds": value,
@@ -603,6 +603,7 @@ INPUT_ERRORS: tuple[tuple[str, str], ...] = (
     ("planproof.ltl.errors", "LTLError"),
     ("planproof.data.cache", "DataUnavailableError"),
     ("planproof.interface.errors", "ResponsesFileError"),
+    ("planproof.interface.llm.cache", "CacheError"),
     ("planproof.report.load", "ReportError"),
     ("planproof.simulators.housekeep.errors", "HousekeepError"),
     ("planproof.simulators.partnr.errors", "PartnrError"),

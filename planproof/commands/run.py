@@ -96,6 +96,10 @@ def run(args: argparse.Namespace) -> int:
     problem = _check_arguments(args)
     if problem:
         return _bad(args, problem)
+    if args.cache is not None:
+        from planproof.boundary import output_file
+
+        output_file(args.cache, source="--cache")  # a directory or a path under a file
     builtin = builtin_agent(args.model) is not None
     if not builtin and args.mock_response is None:
         missing = _missing_keys(args.model, args.api_base)

@@ -98,6 +98,11 @@ class GroundingError(LTLError):
     """A formula cannot be grounded: a free variable, or a quantifier over an unknown type."""
 
 
+class GroundingLimitError(GroundingError):
+    """Grounding the formula over the universe would be too large (or too deep) to encode
+    or evaluate; raised before the work starts, with the number that was too large."""
+
+
 class UnsupportedFormulaError(LTLError):
     """The formula is outside the fragment an operation supports (e.g. ``then`` under
     ``not`` when expanding goal options, or ``then`` in the Z3 state fragment)."""

@@ -39,10 +39,24 @@ from scipy.sparse.csgraph import maximum_bipartite_matching
 
 from planproof.ltl import ast
 from planproof.ltl.ast import Atom, Const, Formula, Var
-from planproof.ltl.errors import GroundingError
+from planproof.ltl.errors import GroundingError, GroundingLimitError
+from planproof.ltl.printer import to_text
 from planproof.ltl.trace import Trace, Universe
 
-__all__ = ["TraceEvaluator", "evaluate", "evaluate_final"]
+__all__ = [
+    "MAX_ATOM_GROUNDINGS",
+    "MAX_EVALUATION_CELLS",
+    "TraceEvaluator",
+    "evaluate",
+    "evaluate_final",
+]
+
+MAX_ATOM_GROUNDINGS = 1_000_000
+"""Most groundings of one atom's variables (each is looked up in the trace one by one)."""
+
+MAX_EVALUATION_CELLS = 50_000_000
+"""Most values (groundings of a sub-formula's free variables x positions) one node of a
+formula may need on a trace; beyond it evaluation is refused before it starts."""
 
 Array: TypeAlias = npt.NDArray[Any]  # numpy stubs cannot follow dtypes through our ops
 BoolArray: TypeAlias = npt.NDArray[np.bool_]
@@ -137,6 +151,7 @@ class TraceEvaluator:
                 f"free variable(s) {', '.join(info.free[id(f)])} in the formula: "
                 "every variable must be bound by a quantifier"
             )
+        self._check_size(f, info)
         self._prefetch_states(f, info)
         n = self.n
         if isinstance(f, ast.Then) and info.temporal[id(f)]:
@@ -223,6 +238,41 @@ class TraceEvaluator:
                 by_pred.setdefault(a.pred, []).append((names, np.array(positions)))
             self._by_pred = by_pred
         return self._by_pred
+
+    def _check_size(self, f: Formula, info: _Info) -> None:
+        """Refuse up front a formula whose vectorised evaluation would not fit: a node
+        with free variables holds one value per grounding and position (a segment matrix
+        one per grounding and pair of positions), so ``forall x, y, z`` over 3,000
+        objects would need 27 billion of them."""
+        n = self.n
+        seen: set[_MemoKey] = set()
+        stack: list[tuple[Formula, _Scope]] = [(f, {})]
+        while stack:
+            node, scope = stack.pop()
+            variables = info.free[id(node)]
+            mark = (id(node), tuple(scope[v] for v in variables))
+            if mark in seen:
+                continue
+            seen.add(mark)
+            groundings = 1
+            for v in variables:
+                groundings *= max(1, len(self._domain(scope[v])[0]))
+            if isinstance(node, Atom) and groundings > MAX_ATOM_GROUNDINGS:
+                raise GroundingLimitError(
+                    f"the atom {to_text(node)[:80]!r} has {groundings} groundings over the "
+                    f"universe, over the limit of {MAX_ATOM_GROUNDINGS}; shrink the universe "
+                    "or the quantifier nesting"
+                )
+            cells = groundings * (n + 2)
+            if cells > MAX_EVALUATION_CELLS:
+                raise GroundingLimitError(
+                    f"evaluating {to_text(node)[:80]!r} needs {groundings} groundings of "
+                    f"{', '.join(variables)} x {n + 2} positions = {cells} values, over the "
+                    f"limit of {MAX_EVALUATION_CELLS}; shrink the universe or the "
+                    "quantifier nesting"
+                )
+            inner = _inner_scope(node, scope)
+            stack.extend((c, inner) for c in ast.children(node))
 
     def _prefetch_states(self, f: Formula, info: _Info) -> None:
         """Collect every grounding of every state atom ``f`` can ask for and read them

@@ -38,7 +38,7 @@ from typing import Any
 from planproof.boundary import check_seconds
 from planproof.ltl import ast
 from planproof.ltl.ast import Atom, Const, Formula, Var
-from planproof.ltl.errors import GroundingError, UnsupportedFormulaError
+from planproof.ltl.errors import GroundingError, GroundingLimitError, UnsupportedFormulaError
 from planproof.ltl.printer import to_text
 from planproof.ltl.trace import Universe
 
@@ -69,10 +69,6 @@ limit for the encoder, which recurses (up to three frames) once per level."""
 HEAVY_COUNT = 20_000
 """Above this ``n · min(k, n - k)`` for some cardinality constraint, queries use Z3's SMT
 core instead of its SAT core (see ``_solve``); measured in ``benchmarks/bench_smt.py``."""
-
-
-class GroundingLimitError(GroundingError):
-    """Grounding the formula over the universe would be too large (or too deep) to encode."""
 
 
 @dataclass(frozen=True)

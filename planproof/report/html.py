@@ -245,11 +245,12 @@ def _identifiers(runs: Sequence[Run]) -> list[str]:
     return list(seen)
 
 
-def _task_text(runs: Sequence[Run], ident: str) -> tuple[str, str]:
+def _task_text(by_result: Sequence[Mapping[str, Mapping[str, Any]]], ident: str) -> tuple[str, str]:
     """(name, goal) of a task, as the results rows record them (``task_name``,
-    ``task_goal``); empty for rows written before they did."""
-    for r in runs:
-        row = r.result_by_id().get(ident)
+    ``task_goal``); empty for rows written before they did. ``by_result`` holds each run's
+    results by identifier, built once per section (not once per task)."""
+    for results in by_result:
+        row = results.get(ident)
         if row is not None and as_str(row.get("task_name")):
             return as_str(row.get("task_name")), as_str(row.get("task_goal"))
     return "", ""
@@ -302,7 +303,7 @@ def _section(
     by_res = [v.run.result_by_id() for v in views]
     rows: list[TaskRow] = []
     for k, ident in enumerate(_identifiers(runs)):
-        name, goal = _task_text(runs, ident)
+        name, goal = _task_text(by_res, ident)
         cells = []
         prompts: dict[str, list[str]] = {}
         for v, resp_map, res_map in zip(views, by_resp, by_res, strict=True):

@@ -10,18 +10,22 @@ naming the file), because without them the page cannot say what the run was.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from planproof import boundary
+
 RUN_FILE = "run.json"
 SUMMARY_FILE = "summary.json"
 RESPONSES_FILE = "responses.jsonl"
 RESULTS_FILE = "results.jsonl"
 MAX_LINE_NOTES = 5
+MAX_RECORDS = 20_000
+"""Most lines read from a run's ``responses.jsonl`` or ``results.jsonl`` (the largest EAI
+module has 338 tasks); a bigger file is refused with its line count."""
 
 
 class ReportError(Exception):
@@ -178,21 +182,17 @@ class Run:
 # --- reading ------------------------------------------------------------------------------
 
 
-def _read_text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ReportError(f"{path}: file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ReportError(f"{path}: cannot read ({exc})") from None
-
-
 def _read_object(path: Path) -> dict[str, Any]:
-    text = _read_text(path)
     try:
-        doc = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        raise ReportError(f"{path}: not valid JSON ({exc})") from None
+        doc = boundary.read_json(path)
+    except boundary.InputError as exc:
+        if exc.kind == "not-found":
+            raise ReportError(f"{path}: file not found") from None
+        what = (
+            "not valid JSON" if exc.kind in ("not-json", "too-deep", "surrogate") else "cannot read"
+        )
+        place = f" at {exc.where}" if exc.where else ""
+        raise ReportError(f"{path}: {what} ({exc.message}{place}; {exc.hint})") from None
     if not isinstance(doc, dict):
         raise ReportError(f"{path}: expected a JSON object, got {type(doc).__name__}")
     return doc
@@ -200,28 +200,35 @@ def _read_object(path: Path) -> dict[str, Any]:
 
 def _read_jsonl(path: Path, notes: list[str]) -> list[dict[str, Any]] | None:
     """The JSON objects of a JSON Lines file (None when it does not exist); bad lines are
-    skipped with a note (a run killed mid-write leaves a truncated last line)."""
+    skipped with a note (a run killed mid-write leaves a truncated last line). More than
+    :data:`MAX_RECORDS` lines is refused up front: the page would be unusable."""
     if not path.exists():
         return None
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError as exc:
-        notes.append(f"{path.name}: cannot read ({exc})")
+        data = boundary.read_bytes(path)
+    except boundary.InputError as exc:
+        if exc.kind == "too-large":
+            raise ReportError(str(exc)) from None
+        notes.append(f"{path.name}: cannot read ({exc.message})")
         return []
+    try:
+        text = boundary.decode(data, source=path.name)
+    except boundary.InputError as exc:
+        notes.append(f"{path.name}: {exc.message} at {exc.where}; undecodable bytes replaced")
+        text = data.decode("utf-8", errors="replace")
     out: list[dict[str, Any]] = []
     bad: list[str] = []
-    for n, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            doc = json.loads(line)
-        except (json.JSONDecodeError, RecursionError) as exc:
-            bad.append(f"{path.name} line {n}: invalid JSON ({exc})")
-            continue
-        if not isinstance(doc, dict):
-            bad.append(f"{path.name} line {n}: not a JSON object")
-            continue
-        out.append(doc)
+    try:
+        lines = list(boundary.json_lines(text, source=str(path), max_lines=MAX_RECORDS))
+    except boundary.InputError as exc:
+        raise ReportError(str(exc)) from None
+    for ln in lines:
+        if ln.error is not None:
+            bad.append(f"{path.name} line {ln.line}: invalid JSON ({ln.error.message})")
+        elif not isinstance(ln.value, dict):
+            bad.append(f"{path.name} line {ln.line}: not a JSON object")
+        else:
+            out.append(ln.value)
     notes.extend(bad[:MAX_LINE_NOTES])
     if len(bad) > MAX_LINE_NOTES:
         notes.append(f"{path.name}: {len(bad) - MAX_LINE_NOTES} more unreadable lines")
