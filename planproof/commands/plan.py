@@ -51,13 +51,12 @@ def solve(job: tuple[Any, Any, str, float]) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    import math
-
+    from planproof.boundary import check_seconds
     from planproof.commands.verify import _Bad, load
+
+    check_seconds(args.timeout, source="--timeout")  # nan, inf, 0, -1: exit 2, named
     from planproof.pddl.planners import MAX_GROUNDING, grounding_size
 
-    if not (math.isfinite(args.timeout) and args.timeout > 0):
-        raise _Bad(f"--timeout must be a positive number of seconds, not {args.timeout}")
     config = executor_config(args)
     domain, problem = load(args.domain, args.problem, fold_case=True)
     size = grounding_size(domain, problem)

@@ -73,11 +73,18 @@ class _Bad(BadInput):
 
 
 def _read(path: Path | str) -> str:
+    """A file (or standard input for ``-``) through the input boundary: UTF-8, bounded in
+    size; what cannot be read is bad input naming the file and the place."""
+    from planproof.boundary import InputError, read_text
+
     try:
         if str(path) == "-":
             return sys.stdin.read()
-        return Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError, ValueError) as exc:  # ValueError: a NUL in the path
+        return read_text(path)
+    except InputError as err:
+        detail = {k: v for k, v in err.to_dict().items() if v is not None}
+        raise _Bad(str(err), detail) from None
+    except (OSError, UnicodeDecodeError, ValueError) as exc:  # stdin; a NUL in the path
         raise _Bad(f"cannot read {path}: {exc}") from None
 
 

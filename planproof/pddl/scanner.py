@@ -14,12 +14,13 @@ from __future__ import annotations
 import bisect
 import re
 
+from planproof.boundary.limits import MAX_PDDL_CHARS
 from planproof.ltl.bddl.sexpr import SAtom, SExpr, SList
 from planproof.ltl.errors import check_text_length
 from planproof.pddl.errors import PDDLSyntaxError
 
-MAX_LENGTH = 5_000_000
-"""Longest text accepted, in characters."""
+MAX_LENGTH = MAX_PDDL_CHARS
+"""Longest text accepted, in characters (the boundary's bound for PDDL files)."""
 MAX_DEPTH = 100
 """Deepest parenthesis nesting accepted."""
 

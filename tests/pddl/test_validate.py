@@ -289,17 +289,11 @@ def test_problem_with_undefined_predicate_is_bad_input(blocks: tuple[Path, Path]
 
 @pytest.mark.parametrize("value", ["nan", "inf", "-1", "0"])
 def test_plan_timeout_must_be_positive_and_finite(blocks: tuple[Path, Path], value: str) -> None:
-    code, out = _run(
-        "plan",
-        "--domain",
-        str(blocks[0]),
-        "--problem",
-        str(blocks[1]),
-        "--timeout",
-        value,
-        "--json",
-    )
-    assert code == 2 and "--timeout" in json.loads(out)["message"]
+    """The boundary's check of --timeout (planproof.boundary.check_seconds): exit 2."""
+    argv = ("--domain", str(blocks[0]), "--problem", str(blocks[1]), "--timeout", value)
+    code, out = _run("plan", *argv, "--json")
+    data = json.loads(out)
+    assert code == 2 and data["source"] == "--timeout" and data["error"] == "bad-number"
 
 
 def test_plan_refuses_a_huge_grounding_up_front(tmp_path: Path) -> None:
@@ -334,7 +328,7 @@ def test_batch_of_cases(tmp_path: Path) -> None:
     rows = [json.loads(x) for x in out.splitlines()]
     assert len(rows) == 44 and code == 2
     assert [r["valid"] for r in rows[:40]] == [c["expected"] for c in src]
-    assert rows[40]["ok"] is False and "cannot read" in rows[40]["message"]
+    assert rows[40]["ok"] is False and rows[40]["error"] == "not-found"
     assert rows[41]["ok"] is False and "cannot read" in rows[41]["message"]
     assert all(r["ok"] is False for r in rows[42:])
 
