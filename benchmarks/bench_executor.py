@@ -6,7 +6,7 @@ overhead per task (a no-op task's round trip), whether the results are identical
 per-task costs the cluster projection in docs/scale-out.md is computed from (a few
 transition-modeling planner calls, PARTNR plans).
 
-    python benchmarks/bench_executor.py [--models 15] [--tm-tasks 6] [--json]
+    python benchmarks/bench_executor.py [--models 15] [--answers 0] [--tm-tasks 6] [--json]
 """
 
 from __future__ import annotations
@@ -117,9 +117,47 @@ def partnr_plan_seconds() -> float:
     return (time.perf_counter() - t0) / (3 * len(jobs))
 
 
+PARTNR_EPISODES = 100_000
+PARTNR_BATCH = 32
+MACHINES = (1, 2, 4, 8, 16, 32, 64)
+CORES = 2  # per machine, as this one
+
+
+def full_sweep_work(per_answer: dict[str, float], tm_answer: float) -> tuple[float, float, int]:
+    """(serial seconds, largest cell's seconds, cells) of the full EAI VirtualHome sweep:
+    every published file of the four modules at the measured cost per answer."""
+    from planproof.pddl.eai import load_eai_pddl
+    from planproof.runs.published_sweep import published_cells
+
+    solved = set(load_eai_pddl("virtualhome").solved)
+    work, largest, cells = 0.0, 0.0, 0
+    for c in published_cells():
+        rows = json.loads(Path(c.path).read_text(encoding="utf-8"))
+        if c.module == "transition-modeling":
+            cost = tm_answer * sum(1 for r in rows if r.get("identifier") in solved)
+        else:
+            cost = per_answer[c.module] * len(rows)
+        work, largest, cells = work + cost, max(largest, cost), cells + 1
+    return work, largest, cells
+
+
+def projection(
+    work: float, largest: float, tasks: int, overhead: float, start: float
+) -> dict[int, float]:
+    """Seconds on N machines of CORES workers: the work and the per-task overhead shared
+    out, Ray's start-up once, and never less than the largest task (a cell runs on one
+    worker)."""
+    return {
+        n: round(start + max(largest, (work + tasks * overhead) / (n * CORES)), 1) for n in MACHINES
+    }
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--models", type=int, default=2, help="published models in the sweep (2)")
+    ap.add_argument(
+        "--answers", type=int, default=0, help="cut each published file to N answers (0: all)"
+    )
     ap.add_argument("--tm-tasks", type=int, default=6, help="TM answers timed with the planner")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
@@ -130,16 +168,37 @@ def main() -> int:
     all_cells = published_cells(modules)
     models = sorted({c.model for c in all_cells})[: args.models]
     cells = [c for c in all_cells if c.model in models]
+    if args.answers > 0:
+        import dataclasses
+        import tempfile
+
+        tmp = Path(tempfile.mkdtemp(prefix="planproof-bench-"))
+        for i, c in enumerate(cells):
+            rows = json.loads(Path(c.path).read_text(encoding="utf-8"))[: args.answers]
+            path = tmp / f"{i}.json"
+            path.write_text(json.dumps(rows), encoding="utf-8")
+            cells[i] = dataclasses.replace(c, path=str(path))
+    t0 = time.perf_counter()
     evaluate_cell(cells[0])  # this process loads the datasets once, as each worker will
+    print(f"data loaded and one cell scored: {time.perf_counter() - t0:.2f} s", file=sys.stderr)
     t0 = time.perf_counter()
     serial_results = [evaluate_cell(c) for c in cells]
     serial_s = time.perf_counter() - t0
     serial = [_strip(r) for r in serial_results]
     per_module: dict[str, list[float]] = {}
+    per_answer_lists: dict[str, list[float]] = {}
     for r in serial_results:
         per_module.setdefault(r["cell"]["module"], []).append(r["seconds"])
+        n = max(1, int(r["summary"].get("tasks") or 1))
+        per_answer_lists.setdefault(r["cell"]["module"], []).append(r["seconds"] / n)
+    per_answer = {m: sum(v) / len(v) for m, v in per_answer_lists.items()}
 
-    rows = [measure(kind, w, cells, serial) for kind in ("local", "ray") for w in (1, 2)]
+    print(f"in this process: {len(cells)} cells in {serial_s:.2f} s", file=sys.stderr)
+    rows = []
+    for kind in ("local", "ray"):
+        for w in (1, 2):
+            rows.append(measure(kind, w, cells, serial))
+            print(rows[-1], file=sys.stderr, flush=True)
     for r in rows:
         r["speed_up"] = round(serial_s / r["sweep_s"], 2)
     out = {
@@ -150,8 +209,30 @@ def main() -> int:
             m: round(sum(v) / len(v), 3) for m, v in sorted(per_module.items())
         },
         "executors": rows,
+        "seconds_per_answer_by_module": {m: round(v, 5) for m, v in sorted(per_answer.items())},
         "tm_seconds_per_answer_with_planner": tm_task_seconds(args.tm_tasks),
         "partnr_seconds_per_plan": partnr_plan_seconds(),
+    }
+    ray2 = next(r for r in rows if r["executor"] == "ray" and r["workers"] == 2)
+    overhead, start = ray2["overhead_per_task_ms"] / 1e3, ray2["start_s"]
+    tm = out["tm_seconds_per_answer_with_planner"] or 0.0
+    work, largest, n_cells = full_sweep_work(per_answer, tm)
+    out["eai_sweep"] = {
+        "cells": n_cells,
+        "serial_s": round(work, 1),
+        "largest_cell_s": round(largest, 1),
+        "seconds_on_n_machines": projection(work, largest, n_cells, overhead, start),
+    }
+    p = out["partnr_seconds_per_plan"]
+    out["partnr_100k"] = {
+        "serial_s": round(PARTNR_EPISODES * p, 1),
+        "seconds_on_n_machines": projection(
+            PARTNR_EPISODES * p,
+            PARTNR_BATCH * p,
+            -(-PARTNR_EPISODES // PARTNR_BATCH),
+            overhead,
+            start,
+        ),
     }
     if args.json:
         print(json.dumps(out, indent=2))
@@ -168,6 +249,10 @@ def main() -> int:
     print("mean seconds per cell:", out["cell_seconds_by_module"])
     print("TM seconds per answer (Fast Downward):", out["tm_seconds_per_answer_with_planner"])
     print("PARTNR seconds per plan:", out["partnr_seconds_per_plan"])
+    print("seconds per answer:", out["seconds_per_answer_by_module"])
+    print(f"projection, machines of {CORES} workers on Ray (start-up and overhead as measured):")
+    print("  full EAI sweep:", out["eai_sweep"])
+    print("  100,000 PARTNR episodes:", out["partnr_100k"])
     return 0
 
 
