@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -202,6 +203,8 @@ def main() -> int:
     for r in rows:
         r["speed_up"] = round(serial_s / r["sweep_s"], 2)
     out = {
+        "load_average_1min": round(os.getloadavg()[0], 1),
+        "cpus": os.cpu_count(),
         "cells": len(cells),
         "models": len(models),
         "serial_s": round(serial_s, 3),
@@ -238,7 +241,8 @@ def main() -> int:
         print(json.dumps(out, indent=2))
         return 0
     print(f"sweep: {len(cells)} cells ({len(models)} models × GI, AS ×2 readings, SD)")
-    print(f"in this process: {serial_s:.2f} s")
+    print(f"in this process: {serial_s:.2f} s (load average {out['load_average_1min']} on "
+          f"{out['cpus']} CPUs at the end)")  # fmt: skip
     print(f"{'executor':<8} {'workers':>7} {'start s':>8} {'sweep s':>8} {'speed-up':>8} "
           f"{'overhead/task ms':>17} identical")  # fmt: skip
     for r in rows:
