@@ -39,10 +39,10 @@ def _report(p: Path) -> object:
 
 
 READERS: dict[str, tuple[Callable[[Path], object], tuple[type[Exception], ...]]] = {
-    "teach episodes": (lambda p: load_teach(p), (TeachError,)),
-    "housekeep episodes": (lambda p: load_housekeep(p), (HousekeepError,)),
-    "housekeep preferences": (lambda p: load_store(p), (HousekeepError,)),
-    "EAI responses": (lambda p: read_responses(p), (ResponsesFileError,)),
+    "teach episodes": (load_teach, (TeachError,)),
+    "housekeep episodes": (load_housekeep, (HousekeepError,)),
+    "housekeep preferences": (load_store, (HousekeepError,)),
+    "EAI responses": (read_responses, (ResponsesFileError,)),
     "ltl trace": (_trace, (InputError, LTLError)),
     "report run": (_report, (ReportError,)),
 }
@@ -72,9 +72,11 @@ def test_any_bytes_are_a_value_or_a_typed_error(reader: str, data: bytes) -> Non
         path = Path(d) / "input.json"
         path.write_bytes(data)
         try:
-            read(path)
-        except errors:
-            pass
+            value = read(path)
+        except errors as err:
+            assert str(err).strip()  # a message a person can act on
+        else:
+            assert value is not None
 
 
 @pytest.mark.parametrize("reader", sorted(READERS))
