@@ -155,7 +155,11 @@ def _chart(module: str, rows: Sequence[Row], fig: str) -> Markup:
         Series("reference code", "#e3a008", tuple(r.reference.get(fig) for r in ranked)),
         Series("planproof", "#1c64f2", tuple(r.planproof.get(fig) for r in ranked)),
     ]
-    return bar_chart(f"{TITLES[module]}: {_header(fig)}", labels, series, max_value=100.0)
+    chart = bar_chart(f"{TITLES[module]}: {_header(fig)}", labels, series, max_value=100.0)
+    legend = "".join(
+        f'<span style="color:{escape(s.color)}">&#9632;</span> {escape(s.name)} ' for s in series
+    )
+    return Markup(f"<p><b>{escape(_header(fig))}</b>, ranked by planproof: {legend}</p>") + chart
 
 
 def _taxonomy(module: str, rows: Sequence[Row]) -> Markup:
