@@ -14,11 +14,18 @@ from planproof.boundary.errors import InputError
 __all__ = ["output_dir", "output_file", "write_text"]
 
 
-def _file_ancestor(path: Path) -> Path | None:
+def _refuse_under_a_file(path: Path, source: str) -> None:
+    """A path below a regular file cannot be created (``NotADirectoryError`` later)."""
     for parent in path.parents:
         if parent.exists():
-            return None if parent.is_dir() else parent
-    return None
+            if parent.is_dir():
+                return
+            raise InputError(
+                f"{path} is inside {parent}, which is a file",
+                source=source,
+                kind="bad-output",
+                hint="give a path in a directory",
+            )
 
 
 def output_file(path: str | Path, *, source: str = "--out") -> Path:
@@ -31,14 +38,7 @@ def output_file(path: str | Path, *, source: str = "--out") -> Path:
             kind="bad-output",
             hint="give a file path for this output",
         )
-    blocker = _file_ancestor(p)
-    if blocker is not None:
-        raise InputError(
-            f"{p} is inside {blocker}, which is a file",
-            source=source,
-            kind="bad-output",
-            hint="give a path in a directory",
-        )
+    _refuse_under_a_file(p, source)
     return p
 
 
@@ -52,14 +52,7 @@ def output_dir(path: str | Path, *, source: str = "--output") -> Path:
             kind="bad-output",
             hint="give a directory path for this output",
         )
-    blocker = _file_ancestor(p)
-    if blocker is not None:
-        raise InputError(
-            f"{p} is inside {blocker}, which is a file",
-            source=source,
-            kind="bad-output",
-            hint="give a path in a directory",
-        )
+    _refuse_under_a_file(p, source)
     try:
         p.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

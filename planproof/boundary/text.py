@@ -120,6 +120,15 @@ def decode(data: bytes, *, source: str) -> str:
         ) from None
 
 
+def _unreadable(source: str, exc: OSError) -> InputError:
+    return InputError(
+        f"cannot read it ({exc.strerror or exc})",
+        source=source,
+        kind="unreadable",
+        hint="check the path and its permissions",
+    )
+
+
 def _stat(path: Path, source: str) -> os.stat_result:
     try:
         return path.stat()
@@ -135,12 +144,7 @@ def _stat(path: Path, source: str) -> os.stat_result:
             hint="check the path",
         ) from None
     except OSError as exc:
-        raise InputError(
-            f"cannot read it ({exc.strerror or exc})",
-            source=source,
-            kind="unreadable",
-            hint="check the path and its permissions",
-        ) from None
+        raise _unreadable(source, exc) from None
 
 
 def _too_large(source: str, size: str, max_bytes: int) -> InputError:
@@ -168,12 +172,7 @@ def read_bytes(path: str | Path, *, max_bytes: int = MAX_FILE_BYTES) -> bytes:
         with p.open("rb") as fh:
             data = fh.read(max_bytes + 1)
     except OSError as exc:
-        raise InputError(
-            f"cannot read it ({exc.strerror or exc})",
-            source=source,
-            kind="unreadable",
-            hint="check the path and its permissions",
-        ) from None
+        raise _unreadable(source, exc) from None
     if len(data) > max_bytes:
         raise _too_large(source, "more bytes", max_bytes)
     return data
