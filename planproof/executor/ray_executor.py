@@ -6,7 +6,8 @@ Ray itself retries a task whose worker dies (``max_retries``), so the same
 :data:`~planproof.executor.outcome.MAX_ATTEMPTS` holds as on the process pool; exceptions
 raised by the task are data (:func:`~planproof.executor.outcome.call`), never retried.
 Every ``PLANPROOF_*`` variable of this process reaches the workers, so they use the same
-cache directory (the planner cache among it) when the nodes share a file system.
+cache directory (the planner cache among it) when the nodes share a file system; a local
+runtime's workers also get this process's import path.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import contextlib
 import importlib
 import logging
 import os
+import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -47,9 +49,14 @@ def import_ray() -> Any:
         ) from None
 
 
-def worker_env() -> dict[str, str]:
-    """The environment Ray workers need to see: planproof's settings."""
-    return {k: v for k, v in os.environ.items() if k.startswith("PLANPROOF_")}
+def worker_env(*, local: bool = False) -> dict[str, str]:
+    """The environment Ray workers need to see: planproof's settings, and on a local
+    runtime this process's import path (Ray does not pass ``sys.path`` on, so code this
+    process imports from a source tree, tests included, would not import in a worker)."""
+    env = {k: v for k, v in os.environ.items() if k.startswith("PLANPROOF_")}
+    if local:
+        env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p and os.path.isdir(p))
+    return env
 
 
 class RayExecutor(Executor):
@@ -60,18 +67,15 @@ class RayExecutor(Executor):
         self._ray = ray
         self._owned = False
         if not ray.is_initialized():
-            options: dict[str, Any] = {
-                "logging_level": logging.ERROR,
-                "log_to_driver": False,
-                "runtime_env": {"env_vars": worker_env()},
-            }
+            options: dict[str, Any] = {"logging_level": logging.ERROR, "log_to_driver": False}
             if address:
-                ray.init(address=address, **options)
+                ray.init(address=address, runtime_env={"env_vars": worker_env()}, **options)
             else:
                 ray.init(
                     address="local",
                     num_cpus=workers or os.cpu_count() or 1,
                     include_dashboard=False,
+                    runtime_env={"env_vars": worker_env(local=True)},
                     **options,
                 )
             self._owned = True
