@@ -426,6 +426,35 @@ def run_reference(
     )
 
 
+def _drive(
+    py: Path, driver: Path, job: Mapping[str, Any], *, protocol: int, timeout: float, what: str
+) -> tuple[dict[str, Any], float]:
+    """Run one driver script on one JSON job in the reference's interpreter: its JSON
+    result and the wall time of the whole process (start-up included)."""
+    import time
+
+    t0 = time.perf_counter()
+    try:
+        proc = subprocess.run(
+            [str(py), "-I", str(driver)],
+            input=json.dumps(job),
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        raise ReferenceUnavailableError(f"{what} did not finish within {timeout:.0f} s") from None
+    wall = time.perf_counter() - t0
+    if proc.returncode != 0:
+        tail = "\n".join(proc.stderr.strip().splitlines()[-8:])
+        raise ReferenceUnavailableError(f"{what} failed (exit {proc.returncode}):\n{tail}")
+    doc: dict[str, Any] = json.loads(proc.stdout)
+    if doc.get("protocol") != protocol:
+        raise ReferenceUnavailableError(f"reference driver speaks protocol {doc.get('protocol')}")
+    return doc, wall
+
+
 @dataclass(frozen=True)
 class ActionSequencingRun:
     versions: dict[str, str]
@@ -445,8 +474,6 @@ def run_reference_action_sequencing(
 ) -> ActionSequencingRun:
     """Evaluate each responses file (model name → path, the reference's JSON list format)
     with the reference's VirtualHome action-sequencing evaluator, in one subprocess."""
-    import time
-
     py = python if python is not None else ensure_action_sequencing_env()
     job = {
         "protocol": AS_PROTOCOL,
@@ -454,29 +481,8 @@ def run_reference_action_sequencing(
         "instrument": instrument,
         "responses": {k: str(v) for k, v in responses.items()},
     }
-    t0 = time.perf_counter()
-    try:
-        proc = subprocess.run(
-            [str(py), "-I", str(AS_DRIVER)],
-            input=json.dumps(job),
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        raise ReferenceUnavailableError(
-            f"the reference's action-sequencing evaluator did not finish within {timeout:.0f} s"
-        ) from None
-    wall = time.perf_counter() - t0
-    if proc.returncode != 0:
-        tail = "\n".join(proc.stderr.strip().splitlines()[-8:])
-        raise ReferenceUnavailableError(
-            f"reference action-sequencing driver failed (exit {proc.returncode}):\n{tail}"
-        )
-    doc = json.loads(proc.stdout)
-    if doc.get("protocol") != AS_PROTOCOL:
-        raise ReferenceUnavailableError(f"reference driver speaks protocol {doc.get('protocol')}")
+    what = "the reference's action-sequencing evaluator"
+    doc, wall = _drive(py, AS_DRIVER, job, protocol=AS_PROTOCOL, timeout=timeout, what=what)
     return ActionSequencingRun(dict(doc["versions"]), dict(doc["models"]), wall)
 
 
@@ -504,8 +510,6 @@ def run_reference_published(
     """Evaluate each responses file (model name → path) with the published reference's
     evaluator of ``module`` (planproof's name, e.g. ``goal-interpretation``), in one
     subprocess of the ``published`` environment."""
-    import time
-
     if module not in PUBLISHED_MODULES:
         raise ReferenceUnavailableError(f"the published reference has no evaluator for {module}")
     flavour = PUBLISHED_TM if module == "transition-modeling" else PUBLISHED
@@ -517,29 +521,10 @@ def run_reference_published(
         "workers": workers,
         "responses": {k: str(v) for k, v in responses.items()},
     }
-    t0 = time.perf_counter()
-    try:
-        proc = subprocess.run(
-            [str(py), "-I", str(PUBLISHED_DRIVER)],
-            input=json.dumps(job),
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        raise ReferenceUnavailableError(
-            f"the published reference's {module} evaluator did not finish within {timeout:.0f} s"
-        ) from None
-    wall = time.perf_counter() - t0
-    if proc.returncode != 0:
-        tail = "\n".join(proc.stderr.strip().splitlines()[-8:])
-        raise ReferenceUnavailableError(
-            f"published reference driver failed on {module} (exit {proc.returncode}):\n{tail}"
-        )
-    doc = json.loads(proc.stdout)
-    if doc.get("protocol") != PUBLISHED_PROTOCOL:
-        raise ReferenceUnavailableError(f"reference driver speaks protocol {doc.get('protocol')}")
+    what = f"the published reference's {module} evaluator"
+    doc, wall = _drive(
+        py, PUBLISHED_DRIVER, job, protocol=PUBLISHED_PROTOCOL, timeout=timeout, what=what
+    )
     return PublishedRun(module, dict(doc["versions"]), dict(doc["models"]), wall)
 
 
