@@ -37,3 +37,26 @@ def test_fast_downward_and_pyperplan_agree_on_published_answers(vh: EaiPddl) -> 
         verdicts[engine] = {t.identifier: t.planner_found for t in report.tasks}
     assert verdicts["fast-downward"] == verdicts["pyperplan"]
     assert {i for i, ok in verdicts["pyperplan"].items() if ok} == set(SOLVABLE)
+
+
+def test_undeclared_constant_is_read_as_the_problems_object(vh: EaiPddl) -> None:
+    """Class ``undeclared-constant`` (docs/reference-differences.md): GPT-4o's
+    ``walk_towards`` for 27_2 names ``bathroom``, an object of the problem, not a domain
+    constant. The reference's Fast Downward rejects the domain; planproof plans."""
+    from planproof.ltl.ast import Atom, Const, walk
+    from planproof.pddl.tolerant import read_operators
+
+    f = next(
+        x
+        for x in published_files("transition-modeling", "virtualhome")
+        if x.model == "gpt-4o-2024-05-13"
+    )
+    row = next(r for r in json.loads(f.path.read_text()) if r["identifier"] == "27_2")
+    params = {n.lower(): vh.gold_operators[n].parameters for n in vh.task_actions["27_2"]}
+    op = read_operators(row["llm_output"], parameters=params)["walk_towards"].operator
+    assert op is not None
+    consts = {a for n in walk(op.precondition) if isinstance(n, Atom) for a in n.args}
+    assert Const("bathroom") in consts
+    assert "bathroom" in vh.problem("27_2").objects
+    report = evaluate_responses(vh, [row], engine="pyperplan", timeout=100.0, plan_cache=False)
+    assert report.tasks[0].planner_found
