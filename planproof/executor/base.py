@@ -8,12 +8,13 @@ caller writes it away there: an interrupted sweep keeps every finished cell).
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
-from planproof.executor.outcome import Outcome, Wire, call, from_wire
+from planproof.executor.outcome import Outcome, TaskFailure, Wire, call, from_wire
 
 A = TypeVar("A")
 R = TypeVar("R")
@@ -120,6 +121,24 @@ def map_items(
 ) -> list[Outcome[R]]:
     """``executor.map``, in this process when no executor is given."""
     return (executor or SerialExecutor()).map(fn, items, on_done=on_done)
+
+
+def settle(
+    outer: concurrent.futures.Future[Outcome[R]], outcome: Callable[[], Outcome[Any] | None]
+) -> None:
+    """Resolve ``outer`` with ``outcome()`` (``None``: the task was handed on, a retry). A
+    cancelled task cancels ``outer``; any other exception (a result that could not be
+    unpickled, a task the engine could not start) becomes the task's failure."""
+    try:
+        result = outcome()
+    except concurrent.futures.CancelledError:
+        outer.cancel()
+        return
+    except Exception as exc:
+        result = Outcome(failure=TaskFailure(type(exc).__name__, str(exc)[:1000]))
+    if result is not None:
+        with contextlib.suppress(concurrent.futures.InvalidStateError):
+            outer.set_result(result)  # unless the caller cancelled it meanwhile
 
 
 def run_batch(job: tuple[Callable[[Any], Any], Sequence[Any]]) -> list[Wire]:

@@ -10,12 +10,11 @@ own, asyncio's), and a forked child could inherit one of their locks held.
 from __future__ import annotations
 
 import concurrent.futures
-import contextlib
 import multiprocessing
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from planproof.executor.base import Executor
+from planproof.executor.base import Executor, settle
 from planproof.executor.outcome import (
     MAX_ATTEMPTS,
     Outcome,
@@ -61,23 +60,18 @@ class LocalExecutor(Executor):
             outer.set_result(Outcome(failure=TaskFailure("pool-error", str(exc)[:1000])))
             return
 
-        def done(f: concurrent.futures.Future[Any]) -> None:
-            if outer.done():  # cancelled by the caller meanwhile
-                return
+        def outcome(f: concurrent.futures.Future[Any]) -> Outcome[Any] | None:
             try:
-                outcome: Outcome[Any] = from_wire(f.result())
+                return from_wire(f.result())
             except self._pebble.ProcessExpired:
                 if attempt < MAX_ATTEMPTS:
                     self._dispatch(fn, arg, outer, attempt + 1)
-                    return
-                outcome = worker_died(attempt)
-            except concurrent.futures.CancelledError:
-                outer.cancel()
-                return
-            except Exception as exc:  # the result could not be pickled back, and the like
-                outcome = Outcome(failure=TaskFailure(type(exc).__name__, str(exc)[:1000]))
-            with contextlib.suppress(concurrent.futures.InvalidStateError):
-                outer.set_result(outcome)  # unless the caller cancelled it meanwhile
+                    return None
+                return worker_died(attempt)
+
+        def done(f: concurrent.futures.Future[Any]) -> None:
+            if not outer.done():  # unless the caller cancelled it meanwhile
+                settle(outer, lambda: outcome(f))
 
         inner.add_done_callback(done)
 

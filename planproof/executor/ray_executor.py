@@ -13,7 +13,6 @@ runtime's workers also get this process's import path.
 from __future__ import annotations
 
 import concurrent.futures
-import contextlib
 import importlib
 import logging
 import os
@@ -21,11 +20,10 @@ import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from planproof.executor.base import Executor
+from planproof.executor.base import Executor, settle
 from planproof.executor.outcome import (
     MAX_ATTEMPTS,
     Outcome,
-    TaskFailure,
     call,
     from_wire,
     worker_died,
@@ -88,18 +86,14 @@ class RayExecutor(Executor):
         outer: concurrent.futures.Future[Outcome[R]] = concurrent.futures.Future()
         inner = self._remote.remote(fn, arg).future()
 
-        def done(f: concurrent.futures.Future[Any]) -> None:
+        def outcome(f: concurrent.futures.Future[Any]) -> Outcome[Any]:
             try:
-                outcome: Outcome[Any] = from_wire(f.result())
+                return from_wire(f.result())
             except self._crash:
-                outcome = worker_died(MAX_ATTEMPTS)
-            except concurrent.futures.CancelledError:
-                outer.cancel()
-                return
-            except Exception as exc:  # Ray could not run the task at all (e.g. unpicklable)
-                outcome = Outcome(failure=TaskFailure(type(exc).__name__, str(exc)[:1000]))
-            with contextlib.suppress(concurrent.futures.InvalidStateError):
-                outer.set_result(outcome)
+                return worker_died(MAX_ATTEMPTS)
+
+        def done(f: concurrent.futures.Future[Any]) -> None:
+            settle(outer, lambda: outcome(f))
 
         inner.add_done_callback(done)
         return outer
