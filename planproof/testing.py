@@ -17,7 +17,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from hypothesis import strategies as st
+try:
+    from hypothesis import strategies as st
+except ImportError as exc:  # the core install does not bring hypothesis
+    raise ImportError(
+        "planproof.testing needs hypothesis: pip install 'planproof[testing]' "
+        '(from a checkout: pip install -e ".[testing]")'
+    ) from exc
 
 from planproof.interface.strategies import (
     behavior_responses,

@@ -1,4 +1,4 @@
-"""Action-sequencing evaluation (EAI ``seed-eai.md`` §2.2): one response per task →
+"""Action-sequencing evaluation (the EAI paper's action-sequencing module): one response per task →
 trajectory error category, goal satisfaction, and the paper's summary table.
 
 Per task exactly one of {success, parsing, hallucination, argument count, wrong order,

@@ -1,4 +1,4 @@
-"""Goal-interpretation evaluation (EAI ``seed-eai.md`` §2.1): a predicted symbolic goal
+"""Goal-interpretation evaluation (the EAI paper's module): a predicted symbolic goal
 against the task's gold goal.
 
 Per task, state (unary) and relation goals are scored against the gold goal option that

@@ -1,4 +1,4 @@
-"""Subgoal-decomposition evaluation (EAI ``seed-eai.md`` §2.3): a predicted subgoal
+"""Subgoal-decomposition evaluation (the EAI paper's module): a predicted subgoal
 sequence is refined into actions by search, subgoal by subgoal, and the action sequence is
 scored with the action-sequencing metrics (executability, error taxonomy, goal success).
 

@@ -1,6 +1,6 @@
 """The BEHAVIOR world of the EAI benchmark as operator schemas, written once.
 
-The 30 actions and 15 states of EAI Tables 27/28 (``specs/seed-eai.md`` §3.1): two hands,
+The 30 actions and 15 states of EAI Tables 27/28 (the EAI paper, App. N.1): two hands,
 auto-navigation (an action needs its target *interactable* — not enclosed in a closed
 object, and not a whole object that has been sliced — but no prior NAVIGATE_TO), slicing
 that hands the object's place to its two parts, cleaning by tool, detergent or a running

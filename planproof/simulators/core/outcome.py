@@ -62,6 +62,10 @@ class StepError:
     unmet: tuple[str, ...] = ()
     held_at: int | None = None
 
+    def __str__(self) -> str:
+        """Human text, where steps are counted from 1 (``to_dict`` keeps the 0-based index)."""
+        return f"{self.kind.value} at step {self.index + 1}: {self.message}"
+
     def to_dict(self) -> dict[str, object]:
         return {
             "step": self.index,

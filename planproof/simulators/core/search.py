@@ -1,6 +1,6 @@
 """Refining subgoals into actions: search from the current state to each subgoal in turn.
 
-EAI's subgoal-decomposition evaluator (``seed-eai.md`` §2.3) turns a subgoal sequence into
+EAI's subgoal-decomposition evaluator turns a subgoal sequence into
 an action sequence by breadth-first search over all actions, subgoal by subgoal, with a
 bound on the actions per subgoal. This module does that for any :class:`World`: ground
 actions are every operator over every type-fitting object (minus those its static

@@ -1,6 +1,6 @@
 """A world: a domain, the objects of one task and their properties; executes actions.
 
-``step`` applies the generic classifier of ARCHITECTURE.md in the paper's order
+``step`` applies the generic classifier (docs/architecture.md) in the paper's order
 (affordance → additional step → precondition → wrong order / missing step); the
 history-dependent last test is made by :func:`planproof.simulators.core.replay.replay`.
 """

@@ -1,6 +1,6 @@
 """The symbolic VirtualHome world: vocabulary and transition model, written once.
 
-Every action of the EAI VirtualHome action space (``seed-eai.md`` §3.2; the 42 script
+Every action of the EAI VirtualHome action space (the EAI paper, App. N.2; the 42 script
 actions of the reference's ``valid_actions``) is one operator below, following the
 preconditions and effects of VirtualHome's EvolvingGraph executors as modified by EAI
 (``docs/virtualhome.md`` lists every simplification). The acting character is an implicit
