@@ -271,23 +271,25 @@ def cmd_ltl_entails(args: argparse.Namespace) -> int:
 
 
 def cmd_data_fetch(args: argparse.Namespace) -> int:
+    from planproof.commands.progress import progress_bar
     from planproof.data import DataUnavailableError
 
     try:
-        if args.dataset == "published":
-            from planproof.data.published import published_dir, published_files
+        with progress_bar(f"fetching and converting the {args.dataset} data", None):
+            if args.dataset == "published":
+                from planproof.data.published import published_dir, published_files
 
-            files = published_files()
-            data: dict[str, Any] = {
-                "cache": str(published_dir()),
-                "files": len(files),
-                "cells": sorted({f"{f.module}-{f.dataset}" for f in files}),
-                "models": len({f.model for f in files}),
-            }
-        else:
-            from planproof.data.eai_goals import load_eai_goals
+                files = published_files()
+                data: dict[str, Any] = {
+                    "cache": str(published_dir()),
+                    "files": len(files),
+                    "cells": sorted({f"{f.module}-{f.dataset}" for f in files}),
+                    "models": len({f.model for f in files}),
+                }
+            else:
+                from planproof.data.eai_goals import load_eai_goals
 
-            data = load_eai_goals().summary()
+                data = load_eai_goals().summary()
     except DataUnavailableError as err:
         raise BadInput(str(err)) from None
     _emit(args, data, lambda: print(json.dumps(data, indent=2)))

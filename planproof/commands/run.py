@@ -111,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
                 "--api-base URL; or --model planner)",
             )
     from planproof.data.cache import DataUnavailableError
+    from planproof.runs.modules import module_tasks
     from planproof.runs.runner import RunConfig, execute
 
     out = args.output or default_output(args.model, args.module, args.dataset)
@@ -136,9 +137,11 @@ def run(args: argparse.Namespace) -> int:
         client_extra=extra,
         executor=executor_config(args),
     )
-    from planproof.commands.progress import RichProgress
+    from planproof.commands.progress import RichProgress, progress_bar
 
     try:
+        with progress_bar(f"loading the {args.dataset} tasks", None):
+            module_tasks(args.module, args.dataset)  # cached: the run finds them loaded
         outcome = execute(config, RichProgress(args.model))
     except KeyboardInterrupt:
         print(
