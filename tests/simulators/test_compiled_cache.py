@@ -169,6 +169,7 @@ def test_the_evaluate_command_restores_the_collector(eai_wheel: object, tmp_path
     from planproof.cli import main
     from planproof.interface.responses import render_virtualhome
     from planproof.metrics.action_sequencing import evaluate_response
+    from planproof.runs.modules import task_fields
 
     tasks = load_virtualhome_tasks()[:6]
     rows = [
@@ -190,4 +191,6 @@ def test_the_evaluate_command_restores_the_collector(eai_wheel: object, tmp_path
         evaluate_response(t, r["llm_output"], "virtualhome")
         for t, r in zip(tasks, rows, strict=True)
     ]
-    assert [json.loads(x) for x in lines] == [e.to_dict() for e in expected]
+    assert [json.loads(x) for x in lines] == [
+        {**e.to_dict(), **task_fields(t)} for e, t in zip(expected, tasks, strict=True)
+    ]
