@@ -9,11 +9,17 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from planproof.data import DataUnavailableError, EaiGoals, ensure_wheel, load_eai_goals
 from tests.helpers import needed_resource
 
 os.environ["PLANPROOF_PLAN_CACHE"] = "off"
+# Tests bound work, never wall-clock time: hypothesis's default 200 ms deadline per
+# example is a timing assertion that fails on a loaded machine (timings are in benchmarks/).
+settings.register_profile("planproof", deadline=None)
+settings.load_profile("planproof")
+
 REFERENCE_ENVS = "PLANPROOF_REFERENCE_ENVS"  # benchmarks.reference_env.ENVS_VARIABLE
 
 
