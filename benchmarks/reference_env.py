@@ -400,27 +400,8 @@ def run_reference(
     caps each parse or evaluation inside the driver; ``timeout`` the whole batch."""
     py = python if python is not None else ensure_reference_env()
     job = {"protocol": PROTOCOL, "cap_s": cap_s, "repeat": repeat, "cases": list(cases)}
-    try:
-        proc = subprocess.run(
-            [str(py), "-I", str(DRIVER)],
-            input=json.dumps(job),
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        raise ReferenceUnavailableError(
-            f"the reference driver did not finish {len(cases)} cases within {timeout:.0f} s"
-        ) from None
-    if proc.returncode != 0:
-        tail = "\n".join(proc.stderr.strip().splitlines()[-8:])
-        raise ReferenceUnavailableError(
-            f"reference driver failed (exit {proc.returncode}):\n{tail}"
-        )
-    doc = json.loads(proc.stdout)
-    if doc.get("protocol") != PROTOCOL:
-        raise ReferenceUnavailableError(f"reference driver speaks protocol {doc.get('protocol')}")
+    what = f"the reference driver on {len(cases)} cases"
+    doc, _wall = _drive(py, DRIVER, job, protocol=PROTOCOL, timeout=timeout, what=what)
     return ReferenceRun(
         versions=dict(doc["versions"]), results={r["id"]: r for r in doc["results"]}
     )
