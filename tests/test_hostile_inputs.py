@@ -212,3 +212,46 @@ def test_ltl_check_of_a_quantifier_over_many_objects(
     assert main(["ltl", "check", formula, "--trace", str(trace)]) == 2
     err = capsys.readouterr().err
     assert f"9000000 groundings over the universe, over the limit of {MAX_ATOM_GROUNDINGS}" in err
+
+
+def _pddl_files(tmp_path: Path, parameters: int, objects: int) -> tuple[str, str]:
+    params = " ".join(f"?p{k}" for k in range(parameters))
+    domain = tmp_path / "d.pddl"
+    domain.write_text(
+        "(define (domain big) (:requirements :strips) (:predicates (p ?x) (q ?x))\n"
+        f"(:action a :parameters ({params}) :precondition (p ?p0) :effect (q ?p0)))"
+    )
+    problem = tmp_path / "p.pddl"
+    names = " ".join(f"o{i}" for i in range(objects))
+    problem.write_text(
+        f"(define (problem pb) (:domain big) (:objects {names}) (:init (p o0)) (:goal (q o0)))"
+    )
+    return str(domain), str(problem)
+
+
+@pytest.mark.parametrize("command", ["plan", "verify"])
+def test_an_operator_with_a_thousand_parameters_is_refused_where_it_is_read(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from planproof.pddl.schema import MAX_PARAMETERS
+
+    domain, problem = _pddl_files(tmp_path, 1000, 2)
+    plan = tmp_path / "plan.txt"
+    plan.write_text("(a o0)\n")
+    extra = ["--plan", str(plan)] if command == "verify" else []
+    assert main([command, "--domain", domain, "--problem", problem, *extra]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"planproof: error: {domain}: operator a: 1000 parameters")
+    assert f"over the limit of {MAX_PARAMETERS}" in err and "line 2" in err
+
+
+def test_plan_names_a_grounding_too_large_to_print(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """64 parameters over 10 objects: 10^64 ground actions, counted (not grounded) and
+    named in a form a person can read."""
+    domain, problem = _pddl_files(tmp_path, 64, 10)
+    assert main(["plan", "--domain", domain, "--problem", problem, "--json"]) == 2
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["error"] == "too-large" and doc["ground_actions"] == "about 1.0e+64"
+    assert "about 1.0e+64 ground actions, over the limit of 20,000,000" in doc["message"]

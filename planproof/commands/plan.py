@@ -55,15 +55,16 @@ def run(args: argparse.Namespace) -> int:
     from planproof.commands.verify import _Bad, load
 
     check_seconds(args.timeout, source="--timeout")  # nan, inf, 0, -1: exit 2, named
-    from planproof.pddl.planners import MAX_GROUNDING, grounding_size
+    from planproof.pddl.planners import MAX_GROUNDING, count_text, grounding_size
 
     config = executor_config(args)
     domain, problem = load(args.domain, args.problem, fold_case=True)
     size = grounding_size(domain, problem)
     if size > MAX_GROUNDING:
         raise _Bad(
-            f"{args.problem}: {size:,} ground actions, over the limit of {MAX_GROUNDING:,}",
-            {"error": "too-large", "ground_actions": size},
+            f"{args.problem}: {count_text(size)} ground actions, over the limit of "
+            f"{MAX_GROUNDING:,}",
+            {"error": "too-large", "ground_actions": size if size < 2**53 else count_text(size)},
         )
     from planproof.pddl.planners import PlanResult, PlanStatus
     from planproof.pddl.validate import ValidationLimitError, compile_task, validate

@@ -142,6 +142,15 @@ def grounding_size(domain: Domain, problem: Problem) -> int:
     return total
 
 
+def count_text(n: int) -> str:
+    """A count for a person: ``20,000,001``, or ``about 1.0e+1001`` when the exact
+    number (which a 64-parameter operator easily reaches) would fill the screen."""
+    if n < 10**15:
+        return f"{n:,}"
+    digits = str(n)
+    return f"about {digits[0]}.{digits[1]}e+{len(digits) - 1}"
+
+
 def planning_refusal(domain: Domain, problem: Problem) -> str:
     """Why the planners cannot take this task ("" when they can): numeric conditions
     and derived predicates have no planning form here (action costs are dropped: the
@@ -153,7 +162,7 @@ def planning_refusal(domain: Domain, problem: Problem) -> str:
         return "derived predicates are not supported by the planners"
     n = grounding_size(domain, problem)
     if n > MAX_GROUNDING:
-        return f"{n:,} ground actions, over the limit of {MAX_GROUNDING:,}"
+        return f"{count_text(n)} ground actions, over the limit of {MAX_GROUNDING:,}"
     return ""
 
 

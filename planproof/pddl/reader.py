@@ -33,7 +33,14 @@ from planproof.pddl.numeric import (
     expr_text,
 )
 from planproof.pddl.scanner import scan
-from planproof.pddl.schema import Derived, Domain, Operator, Param, all_effects
+from planproof.pddl.schema import (
+    Derived,
+    Domain,
+    Operator,
+    Param,
+    all_effects,
+    too_many_parameters,
+)
 from planproof.pddl.sexpr_io import (
     NumericTable,
     read_condition,
@@ -387,6 +394,9 @@ def _params(e: SExpr, action: str, text: str) -> tuple[Param, ...]:
         if not v.startswith("?") or len(v) < 2:
             raise _err(f"action {action}: expected a ?variable, got {v!r}", e, "parameters", text)
         out.append(Param(v[1:], t))
+    too_many = too_many_parameters(action, len(out))
+    if too_many:
+        raise _err(too_many, e, "too-large", text)
     if len({p.name for p in out}) != len(out):
         raise _err(f"action {action}: a parameter is declared twice", e, "parameters", text)
     return tuple(out)

@@ -79,6 +79,24 @@ def effect_atoms(effects: Iterable[Effect]) -> Iterator[tuple[Atom, bool]]:
                 yield from effect_atoms(inner)
 
 
+MAX_PARAMETERS = 64
+"""Most parameters of one operator (or derived predicate). Real domains use fewer than
+15; every parameter multiplies the ground actions by the number of objects, so a
+1,000-parameter operator (an LLM answer, a hostile domain) is refused where it is read,
+before any check or grounding touches it."""
+
+
+def too_many_parameters(operator: str, count: int) -> str:
+    """Why ``count`` parameters are refused ("" when they are not): the one message every
+    reader of operators gives, naming the number that was too large."""
+    if count <= MAX_PARAMETERS:
+        return ""
+    return (
+        f"operator {operator}: {count} parameters, over the limit of {MAX_PARAMETERS} "
+        "(docs/limits.md)"
+    )
+
+
 @dataclass(frozen=True)
 class Operator:
     """An action schema. ``implicit`` names the parameters the world fills in itself (the
@@ -92,6 +110,9 @@ class Operator:
     description: str = ""
 
     def __post_init__(self) -> None:
+        too_many = too_many_parameters(self.name, len(self.params))
+        if too_many:
+            raise ValueError(too_many)
         names = [p.name for p in self.params]
         if len(set(names)) != len(names):
             raise ValueError(f"operator {self.name}: duplicate parameter names")

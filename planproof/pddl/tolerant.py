@@ -26,7 +26,7 @@ from planproof.ltl.bddl.reader import read_sexpr
 from planproof.ltl.bddl.sexpr import SAtom, SExpr, SList
 from planproof.ltl.errors import check_text_length
 from planproof.pddl.errors import PDDLSyntaxError
-from planproof.pddl.schema import Domain, Operator, Param
+from planproof.pddl.schema import Domain, Operator, Param, too_many_parameters
 from planproof.pddl.sexpr_io import read_condition, read_effect, read_parameters
 
 MAX_LENGTH = MAX_TEXT_CHARS
@@ -187,6 +187,9 @@ def _operator(
             ps = read_parameters(params)
         except PDDLSyntaxError as exc:
             problems.append(f":parameters: {exc.message}")
+    too_many = too_many_parameters(name, len(ps or ()))
+    if too_many:  # refused before its conditions are read, checked or grounded
+        return ps, None, [*problems, too_many], []
     declared = {p.name.lower() for p in ps or ()}
     unknown = sorted((_variables(pre) | _variables(eff)) - declared - _bound(pre) - _bound(eff))
     if unknown:

@@ -185,3 +185,21 @@ def test_wrapped_operators_are_recovered(case: tuple[str, str, str]) -> None:
     assert match_clauses(op.effect, read_sexpr(eff)).fn == 0
     # a `when` is not allowed in a precondition: readable, but not an operator
     assert (op.operator is not None) == ("when" not in pre)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(min_value=0, max_value=300))
+def test_an_operator_is_read_exactly_when_its_parameters_are_within_the_limit(n: int) -> None:
+    """Issue 18: over :data:`MAX_PARAMETERS` the operator is unusable and the reason names
+    the number; at or under it the operator is built."""
+    from planproof.pddl.schema import MAX_PARAMETERS
+
+    params = " ".join(f"?p{k}" for k in range(n))
+    (op,) = read_operators(f"(:action a :parameters ({params}) :effect (done))").values()
+    if n <= MAX_PARAMETERS:
+        assert op.operator is not None and len(op.operator.params) == n
+    else:
+        assert op.operator is None
+        assert op.problems == (
+            f"operator a: {n} parameters, over the limit of {MAX_PARAMETERS} (docs/limits.md)",
+        )

@@ -91,3 +91,34 @@ def test_command(vh: EaiPddl, tmp_path: Path) -> None:
     bad.write_text('[{"llm_output": "x"}]')
     code, text = _run(["--dataset", "virtualhome", "--responses", str(bad), "--json"])
     assert code == 2 and "identifier" in json.loads(text)["message"]
+
+
+def test_an_answer_with_a_thousand_parameters_fails_its_task_only(
+    vh: EaiPddl, tmp_path: Path
+) -> None:
+    """Issue 18: the operator is refused where it is read (no Z3 check, no grounding), its
+    task names the number, and the other answer is scored as usual."""
+    from planproof.pddl.schema import MAX_PARAMETERS
+
+    big, good = sample(vh.solved, 2)
+    name = vh.task_actions[big][0]
+    params = " ".join(f"?p{k} - object" for k in range(1000))
+    answer = f"(:action {name} :parameters ({params}) :precondition (and) :effect (and))"
+    resp = tmp_path / "r.json"
+    resp.write_text(
+        json.dumps(
+            [
+                {"identifier": big, "llm_output": answer},
+                {"identifier": good, "llm_output": vh.gold_response(good)},
+            ]
+        )
+    )
+    out = tmp_path / "tm"
+    argv = ["--dataset", "virtualhome", "--responses", str(resp), "--output", str(out)]
+    code, _ = _run([*argv, "--no-planner", "--json"])
+    assert code == 0
+    rows = {r["identifier"]: r for r in map(json.loads, (out / "results.jsonl").open())}
+    assert rows[good]["scores"] and not rows[good]["issues"]
+    res = evaluate_task(vh, big, answer, timeout=30)
+    assert res.planner_status == "unusable-model" and not res.issues
+    assert f"1000 parameters, over the limit of {MAX_PARAMETERS}" in res.planner_reason
