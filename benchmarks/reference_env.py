@@ -487,10 +487,12 @@ def run_reference_published(
     workers: int = 2,
     timeout: float = 7200.0,
     python: Path | None = None,
+    planner: bool = True,
 ) -> PublishedRun:
     """Evaluate each responses file (model name → path) with the published reference's
     evaluator of ``module`` (planproof's name, e.g. ``goal-interpretation``), in one
-    subprocess of the ``published`` environment."""
+    subprocess of the ``published`` environment. ``planner=False`` (transition modeling):
+    the reference's planner fails at once, so only its logic-form figures are valid."""
     if module not in PUBLISHED_MODULES:
         raise ReferenceUnavailableError(f"the published reference has no evaluator for {module}")
     flavour = PUBLISHED_TM if module == "transition-modeling" else PUBLISHED
@@ -500,6 +502,7 @@ def run_reference_published(
         "module": PUBLISHED_MODULES[module],
         "workdir": str(workdir),
         "workers": workers,
+        "planner": planner,
         "responses": {k: str(v) for k, v in responses.items()},
     }
     what = f"the published reference's {module} evaluator"
@@ -512,26 +515,40 @@ def run_reference_published(
 RUNS_DIR = "reference-published-runs"
 
 
-def published_run_path(module: str, model: str, responses: Path) -> Path:
+NO_PLANNER = "-no-planner"
+"""Suffix of the cache folder of transition-modeling runs with the planner disabled."""
+
+
+def published_run_path(module: str, model: str, responses: Path, *, planner: bool = True) -> Path:
     """Where one reference verdict on one responses file is kept: keyed by the file's
     content, the wheel and the driver protocol, so an edited file is evaluated again."""
     import hashlib
 
     digest = hashlib.sha256(responses.read_bytes())
     digest.update(f"{VHE_WHEEL.sha256}:{PUBLISHED_PROTOCOL}".encode())
-    return cache_dir() / RUNS_DIR / module / f"{model}-{digest.hexdigest()[:16]}.json"
+    folder = module if planner else module + NO_PLANNER
+    return cache_dir() / RUNS_DIR / folder / f"{model}-{digest.hexdigest()[:16]}.json"
 
 
 def reference_published_cached(
-    module: str, model: str, responses: Path, workdir: Path, *, refresh: bool = False
+    module: str,
+    model: str,
+    responses: Path,
+    workdir: Path,
+    *,
+    refresh: bool = False,
+    planner: bool = True,
 ) -> tuple[dict[str, Any], bool]:
     """The published reference's verdict on one file (``{"seconds", "summary", "tasks",
     "versions"}``) and whether it came from the cache. The reference needs minutes per
-    file, so every finished file is kept: an interrupted run loses one file at most."""
-    target = published_run_path(module, model, responses)
+    file, so every finished file is kept: an interrupted run loses one file at most.
+    ``planner=False``: see :func:`run_reference_published` (cached apart)."""
+    target = published_run_path(module, model, responses, planner=planner)
     if target.is_file() and not refresh:
         return json.loads(target.read_text(encoding="utf-8")), True
-    run = run_reference_published(module, {model: responses}, workdir / module / model)
+    run = run_reference_published(
+        module, {model: responses}, workdir / module / model, planner=planner
+    )
     doc = {**run.models[model], "versions": run.versions, "wall_s": run.wall_s}
     atomic_write_text(target, json.dumps(doc))
     return doc, False

@@ -27,7 +27,11 @@ the evaluator's own logger (the per-task TP/FP/FN lines, hallucination and forma
 messages, the planner's "Holistic test" / "Action test" lines), action sequencing from the
 ``error_info`` it returns, subgoal decomposition from the ``error_info.json`` it writes.
 ``workers`` is the number of processes subgoal decomposition starts (the reference's
-default is 5; this machine has 2 cores).
+default is 5; this machine has 2 cores). ``"planner": false`` (transition modeling only)
+makes the reference's Fast Downward call fail at once instead of running: the evaluator's
+logic-form counts (precision / recall / F1 per predicate category) do not depend on it and
+come out as in a full run, in seconds instead of ~15 minutes per file; its planner-success
+figures are then meaningless and the caller drops them.
 """
 
 from __future__ import annotations
@@ -208,6 +212,15 @@ def main(argv: list[str]) -> int:
     if module == "subgoal_decomposition":
         sd = _module(module)
         sd.simulate_one_llm.__defaults__ = (int(job.get("workers", 2)), "./results")
+    if module == "transition_modeling" and job.get("planner") is False:
+        fd = importlib.import_module(
+            "virtualhome_eval.simulation.evolving_graph.pddlgym_planners.fd"
+        )
+
+        def no_planner(self: Any, *args: Any, **kwargs: Any) -> Any:
+            raise RuntimeError("planner disabled by reference_published_driver")
+
+        fd.FD.plan_from_pddl = no_planner
     workdir = Path(job["workdir"])
     models = {
         model: run_model(module, model, Path(path), workdir)
