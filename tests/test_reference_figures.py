@@ -6,9 +6,15 @@ from __future__ import annotations
 
 import json
 
+from planproof.commands.reproduce import _reference_lookup
 from planproof.data.paper_eai import paper_figure
 from planproof.data.published import MODELS
-from planproof.data.reference_figures import FIGURES_PATH, reference_figure, reference_figures
+from planproof.data.reference_figures import (
+    FIGURES_PATH,
+    partial_cells,
+    reference_figure,
+    reference_figures,
+)
 
 
 def test_figures_say_how_they_were_made() -> None:
@@ -37,3 +43,34 @@ def test_goal_interpretation_against_table_9() -> None:
 
 def test_absent_cell_is_none() -> None:
     assert reference_figure("goal-interpretation", "no-such-model", "overall_f1") is None
+
+
+def test_partial_cells_are_labelled() -> None:
+    """A sampled cell or a transition-modeling run without the reference's planner is
+    never shown as a whole-file figure: ``reproduce eai`` prints a note for each."""
+    modules = reference_figures()["modules"]
+    notes = partial_cells()
+    for module, cells in modules.items():
+        if any("sample" in c for c in cells.values()):
+            assert "SAMPLE" in notes[module]
+    tm = modules["transition-modeling"]
+    assert all(c["planner"] is False for c in tm.values()) and len(tm) == 15
+    assert "planner was not run" in notes["transition-modeling"]
+    assert all(not k.endswith("planner_success_rate") for c in tm.values() for k in c["figures"])
+    lookup, shown = _reference_lookup()
+    assert set(shown) == set(notes.values())
+    assert lookup("transition-modeling", "gpt-4o-2024-05-13", "object_orientation_f1") == 52.7778
+    assert (
+        lookup("transition-modeling", "gpt-4o-2024-05-13", "object_states_planner_success") is None
+    )
+
+
+def test_transition_modeling_f1_against_table_13() -> None:
+    """The reference's logic-form F1 on the published files: GPT-4o's is the paper's Table
+    13 in every category, up to the table's rounding (7.5518 printed 7.5)."""
+    cells = reference_figures()["modules"]["transition-modeling"]
+    for name, value in cells["gpt-4o-2024-05-13"]["figures"].items():
+        if name.endswith("_f1"):
+            fig = name.replace("non-spatial", "non_spatial")
+            paper = paper_figure("GPT-4o", "transition-modeling", fig)
+            assert paper is not None and abs(value - paper.value) <= 0.1, (name, value, paper)

@@ -132,6 +132,7 @@ def _reference_lookup() -> tuple[Any, list[str]]:
             "column is empty (benchmarks/differential_published.py --write-figures makes them)"
         ]
     modules = doc.get("modules", {}) if isinstance(doc, dict) else {}
+    partial = list(rf.partial_cells().values())
 
     def lookup(module: str, model: str, fig: str) -> float | None:
         cell = modules.get(module, {}).get(model)
@@ -149,7 +150,7 @@ def _reference_lookup() -> tuple[Any, list[str]]:
                 return float(value)
         return None
 
-    return lookup, []
+    return lookup, partial
 
 
 def _user_runs(paths: Sequence[Path]) -> list[tuple[str, str, dict[str, Any]]]:
@@ -194,7 +195,7 @@ def build(
     """Rows per section, Kendall's taus and notes, from the scored cells."""
     from planproof.data.paper_eai import paper_figure
     from planproof.data.published import MODELS
-    from planproof.report.leaderboard import JSON_LOADS, rows_for, taus, user_row
+    from planproof.report.leaderboard import JSON_LOADS, TM_COUNTING, rows_for, taus, user_row
     from planproof.runs.published_sweep import figures
 
     reference, notes = _reference_lookup()
@@ -208,11 +209,17 @@ def build(
         cell = r["cell"]
         section = JSON_LOADS if cell["repeated"] == "last" else cell["module"]
         pp.setdefault(section, {})[cell["model"]] = r["figures"]
+        counted = r["summary"].get("reference_counting")
+        if cell["module"] == "transition-modeling" and isinstance(counted, dict):
+            pp.setdefault(TM_COUNTING, {})[cell["model"]] = {
+                k.replace("non-spatial", "non_spatial"): float(v) for k, v in counted.items()
+            }
     chosen = [(s, n) for s, n in MODELS.items() if not models or s in models]
     sections: dict[str, list[Any]] = {}
     all_taus: list[Any] = []
     for module in modules:
-        for section in (module, JSON_LOADS) if module == "action-sequencing" else (module,):
+        extra = {"action-sequencing": JSON_LOADS, "transition-modeling": TM_COUNTING}
+        for section in (module, extra[module]) if module in extra else (module,):
             if section not in pp:
                 continue
             rows = rows_for(section, chosen, pp[section], paper, reference)
@@ -228,9 +235,20 @@ def _print(sections: Mapping[str, Sequence[Any]], tau_rows: Sequence[Any], every
     from rich.console import Console
     from rich.table import Table
 
-    from planproof.report.leaderboard import GROUPS, TITLES
+    from planproof.data.reference_figures import reference_figures
+    from planproof.report.leaderboard import BASE, GROUPS, TITLES
 
     console = Console()
+    try:
+        stored = reference_figures().get("modules", {})
+    except (OSError, ValueError):
+        stored = {}
+    sampled = {
+        (m, model)
+        for m, cells in stored.items()
+        for model, c in cells.items()
+        if isinstance(c, dict) and c.get("sample")
+    }
 
     def fmt(v: float | None) -> str:
         return "—" if v is None else f"{v:.1f}"
@@ -248,10 +266,15 @@ def _print(sections: Mapping[str, Sequence[Any]], tau_rows: Sequence[Any], every
                 for fig in group:
                     cells += [
                         fmt(r.paper.get(fig)),
-                        fmt(r.reference.get(fig)),
+                        fmt(r.reference.get(fig))
+                        + ("*" if (BASE.get(section, section), r.model) in sampled else ""),
                         fmt(r.planproof.get(fig)),
                     ]
                 table.add_row(r.label + (" (your run)" if r.user_run else ""), *cells)
+            if any((BASE.get(section, section), r.model) in sampled for r in rows):
+                table.caption = (
+                    "* the reference code on a sample of the file's tasks (see the notes)"
+                )
             console.print(table)
     table = Table(title="Ranking vs the paper (Kendall's tau)", title_justify="left")
     for col in ("module", "figure", "planproof", "reference", "models"):

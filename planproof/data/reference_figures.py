@@ -31,3 +31,33 @@ def reference_figure(module: str, model: str, name: str) -> float | None:
         return None
     value = cell["figures"].get(name)
     return None if value is None else float(value)
+
+
+def partial_cells() -> dict[str, str]:
+    """Module → why its stored reference figures are not the whole file's everything:
+    cells run on a sample of each file's tasks (``"sample"``), transition modeling run with
+    the reference's planner disabled (``"planner": false``). Empty when every stored cell
+    is a whole-file, full run."""
+    out: dict[str, str] = {}
+    for module, cells in reference_figures().get("modules", {}).items():
+        sampled = {
+            model: c["sample"]
+            for model, c in cells.items()
+            if isinstance(c, dict) and isinstance(c.get("sample"), dict)
+        }
+        if sampled:
+            kinds = sorted(
+                {f"every {s['every']}th task ({s['tasks']} of {s['of']})" for s in sampled.values()}
+            )
+            whole = len(cells) - len(sampled)
+            out[module] = (
+                f"the reference code's {module} figures marked * are on a SAMPLE of the file "
+                f"({len(sampled)} models: {'; '.join(kinds)}), not the whole file"
+                + (f"; {whole} models on the whole file" if whole else "")
+            )
+        if any(isinstance(c, dict) and c.get("planner") is False for c in cells.values()):
+            out[module] = (
+                f"the reference code's {module} figures are its logic-form figures only: its "
+                "planner was not run, so its planner-success column is empty"
+            )
+    return out

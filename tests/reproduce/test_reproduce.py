@@ -187,3 +187,27 @@ def test_subgoal_search_memo_changes_no_verdict(files: list[PublishedFile], tmp_
         assert a["tasks"] == b["tasks"] == c["tasks"]
         assert a["summary"]["subgoals"]["reached"] == c["summary"]["subgoals"]["reached"]
         assert a["figures"] == b["figures"] == c["figures"]
+
+
+@pytest.mark.data
+def test_transition_modeling_counted_as_the_reference_equals_its_column(
+    files: list[PublishedFile], tmp_path: Path
+) -> None:
+    """GPT-4o, whole file, no planner: the section that counts the logic form as the
+    reference does shows planproof's figures equal to the reference code's stored ones
+    (and planproof's own clause F1 beside them in the main section)."""
+    from planproof.cli import main
+    from planproof.report.leaderboard import TM_COUNTING
+
+    out = tmp_path / "out"
+    argv = ["reproduce", "eai", "--modules", "transition-modeling", "--models", "GPT-4o"]
+    assert main([*argv, "--no-planner", "--output", str(out), "--workers", "1"]) == 0
+    doc = json.loads((out / "reproduce.json").read_text(encoding="utf-8"))
+    (counted,) = doc["sections"][TM_COUNTING]
+    f1s = [f for group in GROUPS[TM_COUNTING] for f in group]
+    assert len(f1s) == 5
+    for fig in f1s:
+        assert counted["planproof"][fig] == pytest.approx(counted["reference"][fig], abs=1e-4)
+        assert abs(counted["paper"][fig] - counted["reference"][fig]) <= 0.1
+    (own,) = doc["sections"]["transition-modeling"]
+    assert own["planproof"]["object_orientation_f1"] > own["reference"]["object_orientation_f1"]
