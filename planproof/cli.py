@@ -448,7 +448,7 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str]] = {
     ),
     ("report",): (
         "planproof.commands.report",
-        "one self-contained HTML report from run directories",
+        "one self-contained HTML report from run and evaluate directories",
     ),
     ("demo",): (
         "planproof.commands.demo",
@@ -515,7 +515,7 @@ USAGE: dict[tuple[str, ...], tuple[str, str]] = {
     ("evaluate", "partnr"): (
         "0 evaluated, 1 a plan differs from its expect block (or --require-success failed), "
         "2 bad input",
-        "planproof evaluate partnr --ltl",
+        "planproof evaluate partnr --ltl --output results/partnr",
     ),
     ("verify",): (
         "0 every plan valid, 1 a plan invalid, 2 bad input (with --cases: a case was bad "

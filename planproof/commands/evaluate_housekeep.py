@@ -123,6 +123,8 @@ def evaluate_document(
     record: dict[str, Any] = {
         "id": episode.id,
         "ok": True,
+        "description": episode.description,
+        "actions": list(episode.actions),
         "metrics": metrics,
         "counts": {
             k: getattr(scores, k)
@@ -170,6 +172,7 @@ def _summary(records: list[dict[str, Any]], args: argparse.Namespace) -> dict[st
 
     good = [r for r in records if r["ok"]]
     out: dict[str, Any] = {
+        "benchmark": "housekeep",
         "episodes": len(records),
         "evaluated": len(good),
         "bad_input": len(records) - len(good),

@@ -6,7 +6,10 @@ two houses, with a gold plan and wrong plans for each). Every plan gets one reco
 success, percent complete, steps, planning cycles, task offloading, extraneous effort,
 the first execution error (classified: parsing, hallucination, affordance naming the
 agent, missing step, wrong order...), the failure explanation and, with ``--ltl``, the
-percent complete of the compiled LTL view. Exit status: 0 evaluated (and every ``expect``
+percent complete of the compiled LTL view. With ``--output DIR`` writes ``results.jsonl``
+(one record per plan, with the episode's instruction and the agents' actions) and
+``summary.json`` (the averages, plus the plans per failure kind and per execution error),
+which ``planproof report`` reads. Exit status: 0 evaluated (and every ``expect``
 block in the plans file matched), 1 an ``expect`` block differs (or, with
 ``--require-success``, a plan failed), 2 bad input.
 """
@@ -51,6 +54,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ltl", action="store_true", help="also evaluate the compiled LTL view")
     parser.add_argument(
         "--require-success", action="store_true", help="exit 1 unless every plan succeeds"
+    )
+    parser.add_argument(
+        "--output",
+        type=Path,
+        default=None,
+        help="directory for results.jsonl (one record per plan) and summary.json",
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     add_executor_arguments(parser)
@@ -130,11 +139,14 @@ def metrics_for(job: tuple[Any, dict[str, Any], str, bool]) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
+    from planproof.boundary import output_dir
     from planproof.executor import map_batched
     from planproof.simulators.partnr.errors import PartnrError
     from planproof.simulators.partnr.world import load_episodes
 
     config = executor_config(args)
+    if args.output is not None:
+        output_dir(args.output)  # refused before the work, not after it
     try:
         episodes = {e.episode_id: e for e in load_episodes(_load(args.episodes, "episodes.json"))}
         plans = _plans(_load(args.plans, "plans.json"))
@@ -162,11 +174,13 @@ def run(args: argparse.Namespace) -> int:
     rows = []
     records: list[dict[str, Any]] = []
     mismatches = 0
-    for (_, _, name, _), p, outcome in zip(jobs, chosen, outcomes, strict=True):
+    for (episode, agents, name, _), p, outcome in zip(jobs, chosen, outcomes, strict=True):
         if outcome.failure is not None:
             raise BadInput(f"plan {name}: {outcome.failure.message}")
         m = outcome.unwrap()
         rec = m.to_dict()
+        rec["instruction"] = episode.instruction
+        rec["agents"] = {a: list(v) for a, v in agents.items() if isinstance(v, list)}
         if "expect" in p:
             rec["expect_mismatch"] = _check(p["expect"], rec)
             mismatches += bool(rec["expect_mismatch"])
@@ -174,7 +188,9 @@ def run(args: argparse.Namespace) -> int:
         records.append(rec)
     from planproof.metrics.partnr import aggregate
 
-    summary = aggregate(rows)
+    summary = {**aggregate(rows), **_failure_counts(records, mismatches)}
+    if args.output is not None:
+        _write(args.output, records, summary)
     if args.json:
         print(json.dumps({"ok": True, "plans": records, "summary": summary}, indent=2))
     else:
@@ -182,6 +198,37 @@ def run(args: argparse.Namespace) -> int:
     if mismatches or (args.require_success and not all(r.success for r in rows)):
         return EXIT_NO
     return EXIT_OK
+
+
+def _failure_counts(records: list[dict[str, Any]], mismatches: int) -> dict[str, Any]:
+    """What the evaluation functions found, as counts of plans: per failure kind (missing,
+    out of order, undone...) and per first execution error type."""
+    from collections import Counter
+
+    kinds: Counter[str] = Counter()
+    errors: Counter[str] = Counter()
+    for r in records:
+        kinds.update({str(f["kind"]) for f in r["failures"]})
+        if r["error"] is not None:
+            errors[str(r["error"]["error_type"])] += 1
+    return {
+        "failures": dict(sorted(kinds.items())),
+        "errors": dict(sorted(errors.items())),
+        "expect_mismatches": mismatches,
+    }
+
+
+def _write(out: Path, records: list[dict[str, Any]], summary: dict[str, Any]) -> None:
+    """``results.jsonl`` and ``summary.json`` (tagged ``benchmark: partnr``)."""
+    try:
+        (out / "results.jsonl").write_text(
+            "".join(json.dumps(r) + "\n" for r in records), encoding="utf-8"
+        )
+        (out / "summary.json").write_text(
+            json.dumps({"benchmark": "partnr", **summary}, indent=2) + "\n", encoding="utf-8"
+        )
+    except OSError as err:
+        raise BadInput(f"cannot write to {out}: {err}") from None
 
 
 def _table(records: list[dict[str, Any]], summary: Mapping[str, Any], mismatches: int) -> None:
@@ -211,7 +258,9 @@ def _table(records: list[dict[str, Any]], summary: Mapping[str, Any], mismatches
     console.print(table)
     console.print(
         ", ".join(
-            f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}" for k, v in summary.items()
+            f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}"
+            for k, v in summary.items()
+            if not isinstance(v, dict)  # the failure counts: in --json and summary.json
         )
     )
     if mismatches:

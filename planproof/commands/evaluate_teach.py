@@ -81,8 +81,9 @@ def run(args: argparse.Namespace) -> int:
             length=r.steps,
         )
         metrics.append(m)
-        rows.append({**r.to_dict(), "metrics": m.to_dict()})
-    summary = {
+        rows.append({**r.to_dict(), "actions": list(r.episode.actions), "metrics": m.to_dict()})
+    summary: dict[str, Any] = {
+        "benchmark": "teach",
         "overall": summarise(metrics).to_dict(),
         "by_task": {k: v.to_dict() for k, v in summarise_by_task(metrics).items()},
     }

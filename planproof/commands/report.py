@@ -1,9 +1,10 @@
 """``planproof report DIR... --output OUT``: one self-contained HTML page from results
-directories — those of ``planproof run``/``demo`` and of every EAI ``evaluate`` command —
-(paper-style tables with the models side by side, error-taxonomy charts, goal-type
-breakdowns, per-task drill-down with task names and goals). ``--output`` is a directory
-(the page is ``OUT/report.html``) or, when it ends in ``.html``, the page itself. Exit 0,
-or 2 when a directory is missing or holds no results."""
+directories — those of ``planproof run``/``demo`` and of every ``evaluate`` command (the
+EAI modules, TEACh, Housekeep, PARTNR; one section per benchmark): paper-style tables
+with the models side by side, charts, and a per-task drill-down with task names and
+goals, failing tasks first. ``--output`` is a directory (the page is ``OUT/report.html``)
+or, when it ends in ``.html``, the page itself. Exit 0, or 2 when a directory is missing
+or holds no results."""
 
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "runs",
         nargs="+",
         type=Path,
-        help="results directories (planproof run / demo / evaluate), or directories holding them",
+        help="results directories (planproof run / demo / evaluate: EAI modules, teach, "
+        "housekeep, partnr), or directories holding them",
     )
     parser.add_argument(
         "--output",

@@ -22,7 +22,9 @@ from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
+from planproof.report import episodes
 from planproof.report.charts import Series, bar_chart
+from planproof.report.episode_dirs import BENCHMARKS, DATASET
 from planproof.report.load import ReportError, ResponseRecord, Run, as_str, load_runs
 from planproof.report.outcome import OK, TaskOutcome, task_outcome
 from planproof.report.prompts import PromptPool, Segment
@@ -43,14 +45,16 @@ MODULE_ORDER = (
     "subgoal-decomposition",
     "action-sequencing",
     "transition-modeling",
+    *BENCHMARKS,
 )
 MODULE_TITLES = {
     "goal-interpretation": "Goal interpretation",
     "subgoal-decomposition": "Subgoal decomposition",
     "action-sequencing": "Action sequencing",
     "transition-modeling": "Transition modeling",
+    **episodes.TITLES,
 }
-DATASET_TITLES = {"virtualhome": "VirtualHome", "behavior": "BEHAVIOR"}
+DATASET_TITLES = {"virtualhome": "VirtualHome", "behavior": "BEHAVIOR", DATASET: DATASET}
 PALETTE = (
     "#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2",
     "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac",
@@ -133,6 +137,7 @@ class Section:
     tasks: tuple[TaskRow, ...]
     failing: int
     coverage: tuple[str, ...] = ()
+    has_responses: bool = True  # False: scored plans without model calls (no Response box)
 
 
 def _group_key(run: Run) -> tuple[int, str, int, str]:
@@ -146,8 +151,12 @@ def _col(module: str, label: str, group_prefix: str = "") -> Column:
     return next(c for c in COLUMNS[module] if c.label == label and c.group.startswith(group_prefix))
 
 
-def _chart_specs(module: str) -> list[tuple[str, list[tuple[str, Column]], float | None]]:
+def _chart_specs(
+    module: str, summaries: Sequence[Mapping[str, Any]]
+) -> list[tuple[str, list[tuple[str, Column]], float | None]]:
     """(title, [(category, column)], axis max or None for automatic) per chart."""
+    if module in BENCHMARKS:
+        return episodes.chart_specs(module, summaries)
     if module in ("action-sequencing", "subgoal-decomposition"):
         errors = [
             ("parsing", _col(module, "Parsing")),
@@ -195,7 +204,7 @@ def _charts(
     """The module's charts; a category no model has a value for is left out, and a chart
     with no bar to draw (every value missing or zero) is dropped."""
     out: list[Chart] = []
-    for title, cats, top in _chart_specs(module):
+    for title, cats, top in _chart_specs(module, summaries):
         values = [[column_value(summaries[i], c) for _, c in cats] for i in range(len(runs))]
         keep = [j for j in range(len(cats)) if any(v[j] is not None for v in values)]
         if not any(v[j] for v in values for j in keep):
@@ -205,7 +214,8 @@ def _charts(
             for r, v in zip(runs, values, strict=True)
         ]
         names = [cats[j][0] for j in keep]
-        out.append(Chart(title, bar_chart(title, names, series, max_value=top)))
+        unit = "" if all(cats[j][1].count for j in keep) else "%"
+        out.append(Chart(title, bar_chart(title, names, series, unit=unit, max_value=top)))
     return tuple(out)
 
 
@@ -251,7 +261,7 @@ def _task_text(by_result: Sequence[Mapping[str, Mapping[str, Any]]], ident: str)
     results by identifier, built once per section (not once per task)."""
     for results in by_result:
         row = results.get(ident)
-        if row is not None and as_str(row.get("task_name")):
+        if row is not None and (as_str(row.get("task_name")) or as_str(row.get("task_goal"))):
             return as_str(row.get("task_name")), as_str(row.get("task_goal"))
     return "", ""
 
@@ -297,8 +307,12 @@ def _section(
     title = f"{MODULE_TITLES.get(module, module)} — {DATASET_TITLES.get(dataset, dataset)}"
     summaries = [_shown_summary(v.run) for v in views]
     table = metric_table(
-        module, title, [(v.label, v.color, s) for v, s in zip(views, summaries, strict=True)]
+        module,
+        title,
+        [(v.label, v.color, s) for v, s in zip(views, summaries, strict=True)],
+        episodes.columns(module, summaries) if module in BENCHMARKS else (),
     )
+    reader = episodes.READERS.get(module)
     by_resp = [v.run.response_by_id() for v in views]
     by_res = [v.run.result_by_id() for v in views]
     rows: list[TaskRow] = []
@@ -311,7 +325,7 @@ def _section(
             res = res_map.get(ident)
             if resp is None and res is None:
                 continue
-            cells.append(ModelCell(v.label, v.color, task_outcome(module, res, resp), resp))
+            cells.append(ModelCell(v.label, v.color, task_outcome(module, res, resp, reader), resp))
             if resp is not None and resp.prompt:
                 prompts.setdefault(resp.prompt, []).append(v.label)
         rows.append(
@@ -325,6 +339,7 @@ def _section(
                 goal,
             )
         )
+    rows.sort(key=lambda r: r.all_ok)  # failing tasks first, each part in run order
     return Section(
         anchor=f"s{index}",
         title=title,
@@ -336,6 +351,7 @@ def _section(
         tasks=tuple(rows),
         failing=sum(not r.all_ok for r in rows),
         coverage=_coverage(views),
+        has_responses=any(v.run.responses for v in views) or module not in BENCHMARKS,
     )
 
 
@@ -405,7 +421,8 @@ def render_runs(runs: Sequence[Run]) -> str:
         "prompt_tokens": sum(r.info.prompt_tokens for r in runs),
         "completion_tokens": sum(r.info.completion_tokens for r in runs),
         "cost": sum(c for c in cost if c is not None) if any(c is not None for c in cost) else None,
-        "cost_unknown": sum(c is None for c in cost),
+        # scored plans without model calls (evaluate teach/housekeep/partnr) have no price
+        "cost_unknown": sum(r.info.cost_usd is None and bool(r.responses) for r in runs),
         "seconds": sum(r.info.seconds.get("total", 0.0) for r in runs),
     }
     template = _environment().get_template("report.html.j2")

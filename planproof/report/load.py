@@ -22,10 +22,19 @@ RUN_FILE = "run.json"
 SUMMARY_FILE = "summary.json"
 RESPONSES_FILE = "responses.jsonl"
 RESULTS_FILE = "results.jsonl"
+REPRODUCE_FILE = "reproduce.json"
 MAX_LINE_NOTES = 5
 MAX_RECORDS = 20_000
 """Most lines read from a run's ``responses.jsonl`` or ``results.jsonl`` (the largest EAI
 module has 338 tasks); a bigger file is refused with its line count."""
+
+
+EXPECTED = (
+    f"{RUN_FILE} (planproof run / demo) or {SUMMARY_FILE} with {RESULTS_FILE} "
+    "(planproof evaluate: the EAI modules, teach, partnr) or with episodes.jsonl "
+    "(evaluate housekeep)"
+)
+"""What a results directory holds, said in every error about one."""
 
 
 class ReportError(Exception):
@@ -198,7 +207,7 @@ def _read_object(path: Path) -> dict[str, Any]:
     return doc
 
 
-def _read_jsonl(path: Path, notes: list[str]) -> list[dict[str, Any]] | None:
+def read_jsonl(path: Path, notes: list[str]) -> list[dict[str, Any]] | None:
     """The JSON objects of a JSON Lines file (None when it does not exist); bad lines are
     skipped with a note (a run killed mid-write leaves a truncated last line). More than
     :data:`MAX_RECORDS` lines is refused up front: the page would be unusable."""
@@ -342,17 +351,34 @@ def load_run(path: Path) -> Run:
     """Read one results directory (``planproof run`` or ``evaluate`` output);
     :class:`ReportError` when it is neither."""
     if not path.is_dir():
-        raise ReportError(f"{path}: not a results directory (it does not exist or is a file)")
-    if not is_results_dir(path):
         raise ReportError(
-            f"{path}: not a results directory: it holds neither {RUN_FILE} (planproof run) "
-            f"nor {SUMMARY_FILE} (planproof evaluate)"
+            f"{path}: not a results directory (it does not exist or is a file); "
+            f"expected a directory with {EXPECTED}"
         )
+    if not is_results_dir(path) and (path / REPRODUCE_FILE).exists():
+        raise ReportError(
+            f"{path}: the output of planproof reproduce eai, which writes its own report "
+            f"({path / 'report.html'}); planproof report reads run and evaluate directories "
+            "(give those to reproduce eai with --run to see them beside the published models)"
+        )
+    if not is_results_dir(path):
+        raise ReportError(f"{path}: not a results directory; expected {EXPECTED}")
     summary = _read_object(path / SUMMARY_FILE)
     from_run = (path / RUN_FILE).exists()
+    if not from_run:
+        from planproof.report.episode_dirs import benchmark_of, load_benchmark_run
+
+        benchmark = benchmark_of(path, summary)
+        if benchmark is not None:
+            return load_benchmark_run(path, benchmark, summary)
+        if not (as_str(summary.get("module")) or infer_module(summary)):
+            raise ReportError(
+                f"{path / SUMMARY_FILE}: not a summary planproof writes (it names no module "
+                f"or benchmark); expected {EXPECTED}"
+            )
     run_doc = _read_object(path / RUN_FILE) if from_run else _evaluate_info(summary)
     notes: list[str] = []
-    raw_responses = _read_jsonl(path / RESPONSES_FILE, notes)
+    raw_responses = read_jsonl(path / RESPONSES_FILE, notes)
     has_responses = raw_responses is not None
     if raw_responses is None:
         if from_run:
@@ -369,7 +395,7 @@ def load_run(path: Path) -> Run:
         else:
             seen.add(rec.identifier)
             responses.append(rec)
-    raw_results = _read_jsonl(path / RESULTS_FILE, notes)
+    raw_results = read_jsonl(path / RESULTS_FILE, notes)
     evaluated = raw_results is not None
     if raw_results is None:
         notes.append(f"{RESULTS_FILE} is missing: the responses have not been evaluated yet")

@@ -76,7 +76,9 @@ def pct(value: float | None, scale: float = 1.0) -> str:
     return "—" if value is None else f"{value * scale:.1f}"
 
 
-def _issue(doc: object) -> Issue | None:
+def read_issue(doc: object) -> Issue | None:
+    """An evaluator's error record (``error_type``, ``message``, 0-based ``step``,
+    ``action``, ``unmet``) with its step counted from 1, as the page shows steps."""
     d = as_dict(doc)
     if not d:
         return None
@@ -91,11 +93,14 @@ def _issue(doc: object) -> Issue | None:
     )
 
 
-def _lists(*items: tuple[str, tuple[str, ...]]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+def named_lists(
+    *items: tuple[str, tuple[str, ...]],
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The (title, items) pairs that have items: an empty list is not shown."""
     return tuple((k, v) for k, v in items if v)
 
 
-def _trace(
+def replay_trace(
     title: str,
     actions: tuple[str, ...],
     executed: int,
@@ -138,9 +143,9 @@ def _goal_facts(result: Mapping[str, Any]) -> list[tuple[str, str]]:
 
 
 def action_sequencing(result: Mapping[str, Any]) -> TaskOutcome:
-    error = _issue(result.get("error"))
+    error = read_issue(result.get("error"))
     warnings = tuple(
-        w for w in (_issue(x) for x in as_list(result.get("additional_steps"))) if w is not None
+        w for w in (read_issue(x) for x in as_list(result.get("additional_steps"))) if w is not None
     )
     actions = str_list(result.get("actions"))
     executed = as_int(result.get("executed"))
@@ -161,9 +166,9 @@ def action_sequencing(result: Mapping[str, Any]) -> TaskOutcome:
         badge=badge,
         first_error=error,
         warnings=warnings,
-        step_lists=(_trace("Replayed actions", actions, executed, error, warnings),),
+        step_lists=(replay_trace("Replayed actions", actions, executed, error, warnings),),
         facts=tuple(facts),
-        lists=_lists(
+        lists=named_lists(
             ("Unmet goals", str_list(result.get("unmet_goals"))),
             ("Parser notes", str_list(result.get("notes"))),
         ),
@@ -274,7 +279,7 @@ def goal_interpretation(result: Mapping[str, Any]) -> TaskOutcome:
         badge=badge,
         first_error=Issue("parsing", parse_error) if parse_error else None,
         facts=tuple(facts),
-        lists=_lists(
+        lists=named_lists(
             ("Missed gold goals", str_list(result.get("missed_goals"))),
             ("Extra predicted goals", str_list(result.get("extra_goals"))),
             ("Hallucinated items", hallucinated),
@@ -360,7 +365,7 @@ def transition_modeling(result: Mapping[str, Any]) -> TaskOutcome:
         first_error=error,
         step_lists=step_lists,
         facts=tuple(facts),
-        lists=_lists(
+        lists=named_lists(
             ("Hallucinated operators", hallucinated),
             ("Missing operators", missing),
             ("Clause scores per operator", tuple(scores)),
@@ -396,10 +401,13 @@ READERS: dict[str, Callable[[Mapping[str, Any]], TaskOutcome]] = {
 
 
 def task_outcome(
-    module: str, result: Mapping[str, Any] | None, response: ResponseRecord | None
+    module: str,
+    result: Mapping[str, Any] | None,
+    response: ResponseRecord | None,
+    reader: Callable[[Mapping[str, Any]], TaskOutcome] | None = None,
 ) -> TaskOutcome:
-    """The outcome of one task: from its result when evaluated; otherwise the failed
-    call, or a pending note."""
+    """The outcome of one task: from its result (read by ``reader``, else the module's
+    reader) when evaluated; otherwise the failed call, or a pending note."""
     if response is not None and response.error is not None and result is None:
         err = response.error
         return TaskOutcome(ERROR, "call failed", Issue(f"call failed: {err.kind}", err.message))
@@ -409,7 +417,7 @@ def task_outcome(
             "not evaluated",
             Issue("not evaluated", "no result for this task in results.jsonl"),
         )
-    out = READERS.get(module, generic)(result)
+    out = (reader or READERS.get(module, generic))(result)
     if response is not None and response.error is not None:
         err = response.error
         extra = Issue(f"call failed: {err.kind}", err.message)

@@ -25,6 +25,8 @@ class Column:
     count: bool = False  # an integer count rather than a percent
     tip: str = ""
     guard: tuple[str, ...] = ()  # a count record; when all zero, the rate is undefined
+    spread: tuple[str, ...] = ()  # a standard error, shown as "± s.e." after the value
+    zero_if_absent: bool = False  # a count missing from its (present) parent record is 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,6 +276,8 @@ def _generic_columns(summaries: Sequence[Mapping[str, Any]]) -> tuple[Column, ..
 
 def column_value(summary: Mapping[str, Any], col: Column) -> float | None:
     v = opt_float(dig(summary, *col.path))
+    if v is None and col.zero_if_absent and isinstance(dig(summary, *col.path[:-1]), dict):
+        return 0.0
     if v is None:
         return None
     if col.guard:
@@ -284,19 +288,24 @@ def column_value(summary: Mapping[str, Any], col: Column) -> float | None:
     return v * col.scale
 
 
-def _fmt(col: Column, value: float | None) -> str:
+def _fmt(col: Column, value: float | None, summary: Mapping[str, Any]) -> str:
     if value is None:
         return "—"
     if col.count:
         return f"{value:,.0f}"
-    return f"{value:.1f}"
+    spread = opt_float(dig(summary, *col.spread)) if col.spread else None
+    return f"{value:.1f}" if spread is None else f"{value:.1f} ± {spread * col.scale:.1f}"
 
 
 def metric_table(
-    module: str, caption: str, runs: Sequence[tuple[str, str, Mapping[str, Any]]]
+    module: str,
+    caption: str,
+    runs: Sequence[tuple[str, str, Mapping[str, Any]]],
+    columns: Sequence[Column] = (),
 ) -> MetricTable:
-    """``runs``: (row label, colour, summary) per model."""
-    columns = COLUMNS.get(module) or _generic_columns([s for _, _, s in runs])
+    """``runs``: (row label, colour, summary) per model; ``columns`` when the caller
+    knows them, else the module's, else every numeric leaf of the summaries."""
+    columns = tuple(columns) or COLUMNS.get(module) or _generic_columns([s for _, _, s in runs])
     values = [[column_value(summary, c) for c in columns] for _, _, summary in runs]
     best: list[float | None] = []
     for j, c in enumerate(columns):
@@ -313,14 +322,14 @@ def metric_table(
             color,
             tuple(
                 Cell(
-                    _fmt(c, v),
+                    _fmt(c, v, summary),
                     v,
                     v is not None and round(v, 0 if c.count else 1) == best[j],
                 )
                 for j, (c, v) in enumerate(zip(columns, vals, strict=True))
             ),
         )
-        for (label, color, _), vals in zip(runs, values, strict=True)
+        for (label, color, summary), vals in zip(runs, values, strict=True)
     )
     groups: list[tuple[str, int]] = []
     for c in columns:

@@ -202,12 +202,16 @@ def test_shared_prompt_paragraphs_are_referenced(page: str, built: Built) -> Non
     # prompt the run sent
     pool = {e.attrs["id"]: e.text() for e in doc.find_all("pre") if e.attrs.get("id")}
     section = _section(doc, "action-sequencing", "behavior")
-    row = section.find_all("details", "task")[0]
+    sent = read_jsonl(built.dirs[("action-sequencing", "behavior", "gold")] / "responses.jsonl")
+    row = next(  # rows are failing tasks first: find the first task's row by its identifier
+        r
+        for r in section.find_all("details", "task")
+        if r.find("span", "tid").text() == sent[0]["identifier"]
+    )
     pre = row.find("details", "prompt").find("pre")
     text = "".join(
         c if isinstance(c, str) else pool[str(c.attrs["href"])[1:]] for c in pre.children
     )
-    sent = read_jsonl(built.dirs[("action-sequencing", "behavior", "gold")] / "responses.jsonl")
     assert text == sent[0]["prompt"]
     # and the prompt text is stored in much less room than the prompts themselves
     distinct = {

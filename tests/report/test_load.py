@@ -64,7 +64,9 @@ def test_without_run_json_it_is_an_evaluate_directory(built: Built, tmp_path: Pa
     assert loaded.info.module == "action-sequencing" and loaded.info.dataset == "virtualhome"
     assert loaded.results and loaded.info.model
     (run / "summary.json").unlink()
-    with pytest.raises(ReportError, match=r"neither run.json .* nor summary.json"):
+    with pytest.raises(
+        ReportError, match=r"not a results directory; expected run\.json .* summary\.json"
+    ):
         build_report([run])
 
 
@@ -89,7 +91,9 @@ def test_not_a_run_directory(tmp_path: Path) -> None:
         build_report([tmp_path / "file"])
     with pytest.raises(ReportError, match="no run directories"):
         build_report([])
-    with pytest.raises(ReportError, match=r"neither run\.json .* nor summary\.json"):
+    with pytest.raises(
+        ReportError, match=r"not a results directory; expected run\.json .* summary\.json"
+    ):
         build_report([tmp_path])  # a directory with no run in it
 
 

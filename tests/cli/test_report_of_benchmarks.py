@@ -1,0 +1,235 @@
+"""``planproof report`` on the output of ``evaluate teach``, ``evaluate housekeep`` and
+``evaluate partnr``, run through the real command line on bundled real data (the TEACh
+task definitions and demo episodes, real Housekeep episodes with the real preference
+store, the PARTNR corpus): one section per benchmark with its metrics, the episodes with
+their names and goals (failing first), warnings when compared runs scored different
+episodes, and a clear exit 2 for a directory that holds no result."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from planproof.cli import main
+from tests.cli.helpers import planproof
+from tests.report.dom import Element, parse
+
+BAD_EPISODE = {"id": "broken", "rooms": 5}
+
+
+@dataclass(frozen=True)
+class Dirs:
+    root: Path
+    teach: Path
+    teach_some: Path
+    housekeep: Path
+    partnr: Path
+    partnr_some: Path
+
+
+def _run(*argv: str, expect: int = 0) -> None:
+    assert main([*argv, "--json"]) == expect, argv
+
+
+@pytest.fixture(scope="module")
+def dirs(tmp_path_factory: pytest.TempPathFactory) -> Dirs:
+    root = tmp_path_factory.mktemp("benchmarks")
+    d = Dirs(
+        root,
+        root / "teach-all",
+        root / "teach-two",
+        root / "housekeep",
+        root / "partnr-all",
+        root / "partnr-two",
+    )
+    teach_demo = Path(str(resources.files("planproof.examples").joinpath("teach")))
+    _run("evaluate", "teach", "--output", str(d.teach))
+    _run(
+        "evaluate",
+        "teach",
+        str(teach_demo / "coffee.json"),
+        str(teach_demo / "water_plant.json"),
+        "--output",
+        str(d.teach_some),
+    )
+    real = resources.files("planproof.examples").joinpath("housekeep", "real_episodes.jsonl")
+    lines = real.read_text(encoding="utf-8").splitlines()[:5]
+    episodes = root / "five-and-a-broken-one.jsonl"
+    episodes.write_text("\n".join([*lines, json.dumps(BAD_EPISODE)]) + "\n", encoding="utf-8")
+    # a bad episode is exit 2, but every record is still written
+    _run("evaluate", "housekeep", str(episodes), "--output", str(d.housekeep), expect=2)
+    _run("evaluate", "partnr", "--output", str(d.partnr))
+    _run(
+        "evaluate",
+        "partnr",
+        "--episode",
+        "cf_01",
+        "--episode",
+        "cf_02",
+        "--output",
+        str(d.partnr_some),
+    )
+    return d
+
+
+@pytest.fixture(scope="module")
+def page(dirs: Dirs) -> Element:
+    out = dirs.root / "report"
+    assert main(["report", str(dirs.root), "--output", str(out)]) == 0
+    return parse((out / "report.html").read_text(encoding="utf-8"))
+
+
+def _jsonl(path: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def _section(doc: Element, module: str) -> Element:
+    (section,) = [s for s in doc.find_all("section") if s.attrs.get("data-module") == module]
+    return section
+
+
+def _table(section: Element) -> dict[str, dict[str, str]]:
+    """The metrics table as {row label: {column label: cell text}}."""
+    table = section.find("table", "metrics")
+    head = [th.text() for th in table.find("thead").find_all("tr")[1].find_all("th")]
+    out = {}
+    for tr in table.find("tbody").find_all("tr"):
+        cells = [td.text() for td in tr.find_all("td")]
+        out[cells[0]] = dict(zip(head, cells[1:], strict=True))
+    return out
+
+
+def _rows(section: Element) -> list[Element]:
+    return section.find_all("details", "task")
+
+
+def _ids(section: Element) -> list[str]:
+    return [r.find("span", "tid").text() for r in _rows(section)]
+
+
+def _failing_first(section: Element) -> None:
+    solved = ["allok" in r.classes for r in _rows(section)]
+    assert solved == sorted(solved)  # every failing row comes before every solved one
+    assert solved.count(False) > 0
+
+
+def test_teach_section(page: Element, dirs: Dirs) -> None:
+    section = _section(page, "teach")
+    summary = json.loads((dirs.teach / "summary.json").read_text(encoding="utf-8"))
+    table = _table(section)
+    row = table["teach-all"]
+    overall = summary["overall"]
+    assert row["Scored"] == str(overall["episodes"])
+    assert row["SR"] == f"{overall['success_rate'] * 100:.1f}"
+    assert row["GC"] == f"{overall['gc_macro'] * 100:.1f}"
+    assert row["TLW-SR"] == f"{overall['tlw_success_weighted'] * 100:.1f}"
+    assert row["TLW-GC"] == f"{overall['tlw_gc_weighted'] * 100:.1f}"
+    # the union of the episodes; the two-episode run scored a subset: a warning says so
+    ids = {str(r["id"]) for r in _jsonl(dirs.teach / "results.jsonl")}
+    assert set(_ids(section)) == ids
+    warning = section.find("div", "coverage").text()
+    assert "2 tasks are common to all" in warning and "teach-all: 4 tasks, 2 not" in warning
+    _failing_first(section)
+    coffee = next(r for r in _rows(section) if r.find("span", "tid").text() == "demo-coffee")
+    assert coffee.find("span", "tname").text() == "Coffee"
+    assert "goal conditions" in coffee.find("div", "goal").text()
+    failed = next(r for r in _rows(section) if "water-plant" in r.find("span", "tid").text())
+    err = failed.find("div", "err").text()
+    assert "missing_step" in err and "Pour(HousePlant|1)" in err
+    model = failed.find("div", "model")  # teach-all's; teach-two replayed the same episode
+    assert [li.text().split(" — ")[0] for li in model.find_all("li", "fail")] == [
+        "Pour HousePlant|1",
+        "Pickup HousePlant|1",
+    ]
+    titles = [f.text() for f in section.find_all("figcaption")]
+    assert "Success rate by task (%)" in titles
+    assert section.find_all("details", "response") == []  # scored plans: no model response
+
+
+def test_housekeep_section(page: Element, dirs: Dirs) -> None:
+    section = _section(page, "housekeep")
+    summary = json.loads((dirs.housekeep / "summary.json").read_text(encoding="utf-8"))
+    row = _table(section)["housekeep"]
+    rq = summary["metrics"]["rearrangement_quality"]
+    assert row["RQ"] == f"{rq['mean'] * 100:.1f} ± {rq['stderr'] * 100:.1f}"
+    assert row["Scored"] == "5" and row["Bad input"] == "1"
+    records = _jsonl(dirs.housekeep / "episodes.jsonl")
+    assert set(_ids(section)) == {str(r["id"]) for r in records}
+    _failing_first(section)
+    broken = next(r for r in _rows(section) if r.find("span", "tid").text() == "broken")
+    assert broken.find("span", "badge").text().endswith("bad input")
+    assert "expected an object" in broken.find("div", "err").text()
+    assert "bad input" in section.find("div", "notes").text()
+    good = next(r for r in _rows(section) if r.find("span", "tid").text() == records[0]["id"])
+    assert good.find("div", "goal").find("code").text().startswith("(on(")
+    assert good.find_all("ol", "trace")  # the episode's actions, replayed
+    assert section.find_all("div", "coverage") == []  # one run: nothing to compare
+
+
+def test_partnr_section(page: Element, dirs: Dirs) -> None:
+    section = _section(page, "partnr")
+    summary = json.loads((dirs.partnr / "summary.json").read_text(encoding="utf-8"))
+    table = _table(section)
+    row = table["partnr-all"]
+    assert row["Success"] == f"{summary['success_rate'] * 100:.1f}"
+    assert row["PC"] == f"{summary['percent_complete'] * 100:.1f}"
+    assert row["missing"] == str(summary["failures"]["missing"])
+    # a failure kind the two-episode run never met is 0 there, not a dash
+    assert table["partnr-two"]["out of order"] == "0"
+    records = _jsonl(dirs.partnr / "results.jsonl")
+    assert set(_ids(section)) == {f"{r['episode_id']}/{r['plan']}" for r in records}
+    assert "different task sets" in section.find("div", "coverage").text()
+    _failing_first(section)
+    first = _rows(section)[0]
+    rec = next(r for r in records if f"{r['episode_id']}/{r['plan']}" == _ids(section)[0])
+    assert first.find("span", "tname").text() == rec["instruction"]
+    assert not rec["success"] and first.find_all("div", "err")
+    titles = [f.text() for f in section.find_all("figcaption")]
+    assert "Evaluation failures (plans)" in titles
+    ticks = [t.text() for t in section.find_all("text", "tick")]
+    assert ticks and not any(t.endswith("%") for t in ticks[-10:])  # counts, not percent
+
+
+def test_a_directory_without_results_is_exit_2(dirs: Dirs, tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    r = planproof("report", str(empty), "--output", str(tmp_path / "r"))
+    assert r.code == 2 and r.out == ""
+    assert r.err.startswith("planproof: error: ") and "expected run.json" in r.err
+    assert "episodes.jsonl (evaluate housekeep)" in r.err
+    odd = tmp_path / "odd"
+    odd.mkdir()
+    (odd / "summary.json").write_text('{"score": 1}', encoding="utf-8")
+    r = planproof("report", str(odd), str(dirs.teach), "--output", str(tmp_path / "r"))
+    assert r.code == 2 and "names no module or benchmark" in r.err
+    assert not (tmp_path / "r").exists() or not any((tmp_path / "r").iterdir())
+    reproduced = tmp_path / "reproduced"  # what planproof reproduce eai writes
+    reproduced.mkdir()
+    (reproduced / "reproduce.json").write_text('{"sections": {}}', encoding="utf-8")
+    r = planproof("report", str(reproduced), "--output", str(tmp_path / "r"))
+    assert r.code == 2 and "reproduce eai, which writes its own report" in r.err
+
+
+def test_damaged_benchmark_directories_are_notes(dirs: Dirs, tmp_path: Path) -> None:
+    """A missing results file, a truncated line, a repeated identifier: the page is built
+    and says so."""
+    run = tmp_path / "partnr"
+    shutil.copytree(dirs.partnr_some, run)
+    lines = (run / "results.jsonl").read_text(encoding="utf-8").splitlines()
+    lines = [*lines, lines[0], lines[1][:40]]
+    (run / "results.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    gone = tmp_path / "teach"
+    shutil.copytree(dirs.teach_some, gone)
+    (gone / "results.jsonl").unlink()
+    out = tmp_path / "page.html"
+    assert main(["report", str(run), str(gone), "--output", str(out)]) == 0
+    doc = parse(out.read_text(encoding="utf-8"))
+    notes = doc.find("div", "notes").text()
+    assert "repeats" in notes and "line" in notes and "results.jsonl is missing" in notes
+    ids = _ids(_section(doc, "partnr"))
+    assert len(ids) == len(lines) - 1 and any(i.endswith(" #2") for i in ids)
