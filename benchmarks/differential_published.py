@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import tempfile
 import time
@@ -225,12 +226,31 @@ def sd_reference_verdict(rt: Mapping[str, Any]) -> tuple[bool, bool, str]:
     return category in ("Correct", "GoalUnreachable"), bool(rt.get("success")), category
 
 
+UNKNOWN_PRIMITIVE = re.compile(r"Unknown primitive: (\w+)")
+ROOMS = ("bathroom", "bedroom", "kitchen", "living_room", "home_office", "dining_room")
+
+
 def classify_subgoal_task(ref: Mapping[str, Any], mine: Any) -> str | None:
     """Why the reference's verdict on one subgoal plan differs from planproof's (None:
-    they agree on executability and success)."""
+    they agree on executability and success). ``mine`` is planproof's trajectory of the
+    refined plan. The classes are documented in docs/reference-differences.md ("Subgoal
+    decomposition")."""
     ref_exec, ref_ok, category = sd_reference_verdict(ref)
     if (ref_exec, ref_ok) == (mine.executable, mine.success):
         return None
+    info = str(ref.get("info") or "")
+    message = str(mine.error.message) if mine.error is not None else ""
+    if category == "Hallucination" and UNKNOWN_PRIMITIVE.search(info):
+        return "unknown-primitive"
+    if category in ("Runtime", "GoalUnreachable") and mine.executable:
+        return "refinement-search"
+    if ref_exec and not mine.executable:
+        if any(f"next_to(character.65, {room}." in message for room in ROOMS):
+            return "next-to-a-room"
+        if "ADDITIONAL_STEP" in info:
+            return "additional-step-accepted"
+        if re.search(r"no single action reaches .*\) and ", message):
+            return "conjunctive-subgoal"
     return f"unexplained:{category}"
 
 

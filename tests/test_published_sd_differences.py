@@ -1,0 +1,119 @@
+"""Subgoal decomposition on the published answers: each class of disagreement between
+planproof and virtualhome-eval 0.1.1 (``classify_subgoal_task`` in
+``benchmarks/differential_published.py``), shown on its real example — the published
+answer read from the file — with planproof's verdict computed and the reference's
+recorded from its run (the first item of its report and the part the class reads;
+``docs/reference-differences.md``, "Subgoal decomposition")."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from benchmarks.differential_published import classify_subgoal_task, sd_reference_verdict
+from planproof.data import DataUnavailableError
+from planproof.data.published import published_files
+from planproof.metrics.subgoal_decomposition import evaluate_subgoal_response
+from planproof.runs.modules import load_tasks
+from tests.helpers import needed_resource
+
+pytestmark = pytest.mark.data
+
+HAIKU = "claude-3-haiku-20240307"
+OPUS = "claude-3-opus-20240229"
+
+
+def _trajectory(model: str, ident: str) -> Any:
+    files = needed_resource(
+        lambda: published_files("subgoal-decomposition", "virtualhome"),
+        DataUnavailableError,
+        "published outputs",
+    )
+    f = next(x for x in files if x.model == model)
+    row = next(
+        r
+        for r in json.loads(f.path.read_text(encoding="utf-8"))
+        if r["identifier"] == f"scene_1_{ident}"
+    )
+    task = next(t for t in load_tasks("virtualhome") if t.identifier == ident)
+    return evaluate_subgoal_response(task, str(row["llm_output"])).trajectory
+
+
+def test_reference_verdict_reads_the_report_category() -> None:
+    assert sd_reference_verdict({"success": True, "info": "('Correct', True, [])"}) == (
+        True,
+        True,
+        "Correct",
+    )
+    assert sd_reference_verdict({"success": False, "info": "('GoalUnreachable', True)"})[0]
+    assert sd_reference_verdict({"success": False, "info": None}) == (False, False, "NotEvaluated")
+
+
+def test_unknown_primitive_close() -> None:
+    """229_1 (Make coffee), Claude-3 Haiku: the subgoal ``CLOSE(coffe_maker.290)``. The
+    reference's subgoal grammar has no ``CLOSE`` action ("Unknown primitive: CLOSE", a
+    hallucination); planproof's vocabulary has it and executes the plan."""
+    mine = _trajectory(HAIKU, "229_1")
+    assert mine.executable
+    ref = {
+        "success": False,
+        "info": "('Hallucination', {'error_type': 'UnknownPrimitive', 'error_info': "
+        "'Error trying to process rule \"primitive\":\\n\\nUnknown primitive: CLOSE'}, None)",
+    }
+    assert classify_subgoal_task(ref, mine) == "unknown-primitive"
+
+
+def test_refinement_search_stands_up_first() -> None:
+    """259_1 (Watch TV), Claude-3 Haiku: the character sits at the start. The reference
+    turns ``NEXT_TO(character.65, television.410)`` into a fixed ``FIND`` that fails
+    ("is sitting", missing step); planproof's refinement searches for actions that reach
+    the subgoal and finds ``standup`` first: executable and successful."""
+    mine = _trajectory(HAIKU, "259_1")
+    assert mine.executable and mine.success
+    assert str(mine.actions[0]).startswith("standup")
+    ref = {
+        "success": False,
+        "info": "('Runtime', False, [{'failed_subgoal': 'NEXT_TO(character.65, "
+        "television.410)', 'error_info': {'error_type': ['MISSING_STEP']}}])",
+    }
+    assert classify_subgoal_task(ref, mine) == "refinement-search"
+
+
+def test_additional_step_accepted_without_the_subgoal() -> None:
+    """813_2 (Wash hands), Claude-3 Opus: ``HOLDS_RH(character.65, water.1000) and
+    HOLDS_LH(character.65, water.1000)`` cannot hold (a grab takes the object out of the
+    other hand). The reference's second ``GRAB`` is an additional step ("already
+    grabbed"), after which it goes on without checking the subgoal, and the final goals
+    hold: correct. planproof requires each subgoal to hold: missing step."""
+    mine = _trajectory(OPUS, "813_2")
+    assert not mine.executable and mine.error_type == "missing_step"
+    ref = {
+        "success": True,
+        "info": "('Correct', True, [], [{'failed_subgoal': 'HOLDS_LH(character.65, "
+        "water.1000)', 'error_info': {'error_type': ['ADDITIONAL_STEP'], 'error_info': "
+        "['<water> (1000) already grabbed']}}], {})",
+    }
+    assert classify_subgoal_task(ref, mine) == "additional-step-accepted"
+
+
+def test_next_to_a_room() -> None:
+    """856_2 (Pet cat), Claude-3 Haiku: ``NEXT_TO(character.65, home_office.319)``. The
+    reference's ``FIND`` of a room executes and it moves on; planproof's domain never
+    makes the character next to a room, so the subgoal is unreachable."""
+    mine = _trajectory(HAIKU, "856_2")
+    assert not mine.executable
+    ref = {"success": True, "info": "('Correct', True, [], [], {})"}
+    assert classify_subgoal_task(ref, mine) == "next-to-a-room"
+
+
+def test_conjunctive_subgoal_beyond_the_search_depth() -> None:
+    """650_2 (Wash dishes with dishwasher), Claude-3 Opus: one subgoal puts three objects
+    on the dishwasher (12 actions). The reference expands a conjunction conjunct by
+    conjunct; planproof searches for the whole conjunction within its depth limit and
+    does not reach it: missing step."""
+    mine = _trajectory(OPUS, "650_2")
+    assert not mine.executable
+    ref = {"success": True, "info": "('Correct', True, [], [], {})"}
+    assert classify_subgoal_task(ref, mine) == "conjunctive-subgoal"
