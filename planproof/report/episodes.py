@@ -53,8 +53,10 @@ def _pc(group: str, label: str, *path: str, better: str | None = HIGH, tip: str 
     return Column(group, label, path, better, scale=100, tip=tip)
 
 
-def _count(group: str, label: str, *path: str, better: str | None = None) -> Column:
-    return Column(group, label, path, better, count=True, zero_if_absent=True)
+def _count(group: str, label: str, *path: str) -> Column:
+    """A count of episodes or plans: never bold, since runs over different episodes have
+    different totals (the rates carry the comparison)."""
+    return Column(group, label, path, None, count=True, zero_if_absent=True)
 
 
 _TEACH = "TEACh metrics (%)"
@@ -97,7 +99,7 @@ HOUSEKEEP_METRICS = (
 _TIDY = "Tidy-house metrics (mean %, ± s.e.)"
 HOUSEKEEP_COLUMNS = (
     _count("Episodes", "Scored", "evaluated"),
-    _count("Episodes", "Bad input", "bad_input", better=LOW),
+    _count("Episodes", "Bad input", "bad_input"),
     *(
         Column(
             _TIDY,
@@ -109,9 +111,9 @@ HOUSEKEEP_COLUMNS = (
         )
         for key, label, tip in HOUSEKEEP_METRICS
     ),
-    _count("Checks (episodes)", "Executable", "executable", better=HIGH),
-    _count("Checks (episodes)", "Unsat. goal", "unsatisfiable_goals", better=LOW),
-    _count("Checks (episodes)", "≠ expected", "expectation_mismatches", better=LOW),
+    _count("Checks (episodes)", "Executable", "executable"),
+    _count("Checks (episodes)", "Unsat. goal", "unsatisfiable_goals"),
+    _count("Checks (episodes)", "≠ expected", "expectation_mismatches"),
 )
 
 _PARTNR = "PARTNR metrics (%)"
@@ -140,7 +142,7 @@ def _keys(summaries: Sequence[Mapping[str, Any]], *path: str) -> list[str]:
 
 
 def _partnr_counts(summaries: Sequence[Mapping[str, Any]], key: str, group: str) -> list[Column]:
-    return [_count(group, k.replace("_", " "), key, k, better=LOW) for k in _keys(summaries, key)]
+    return [_count(group, k.replace("_", " "), key, k) for k in _keys(summaries, key)]
 
 
 def columns(benchmark: str, summaries: Sequence[Mapping[str, Any]]) -> tuple[Column, ...]:

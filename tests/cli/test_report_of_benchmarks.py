@@ -9,15 +9,22 @@ from __future__ import annotations
 
 import json
 import shutil
+import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from planproof.cli import main
+from planproof.report import build_report
 from tests.cli.helpers import planproof
 from tests.report.dom import Element, parse
+from tests.report.test_browser import browser  # noqa: F401 -- the chromium fixture
 
 BAD_EPISODE = {"id": "broken", "rooms": 5}
 
@@ -104,6 +111,18 @@ def _table(section: Element) -> dict[str, dict[str, str]]:
     return out
 
 
+def _bold(section: Element) -> set[str]:
+    """The columns with a value in bold (the best of the compared runs)."""
+    table = section.find("table", "metrics")
+    head = [th.text() for th in table.find("thead").find_all("tr")[1].find_all("th")]
+    return {
+        head[j - 1]
+        for tr in table.find("tbody").find_all("tr")
+        for j, td in enumerate(tr.find_all("td"))
+        if "best" in td.classes
+    }
+
+
 def _rows(section: Element) -> list[Element]:
     return section.find_all("details", "task")
 
@@ -181,6 +200,8 @@ def test_partnr_section(page: Element, dirs: Dirs) -> None:
     assert row["missing"] == str(summary["failures"]["missing"])
     # a failure kind the two-episode run never met is 0 there, not a dash
     assert table["partnr-two"]["out of order"] == "0"
+    # counts over 75 and over 6 plans are not compared: only rates can be bold
+    assert _bold(section) and _bold(section) <= {"Success", "PC", "Executable", "Extraneous"}
     records = _jsonl(dirs.partnr / "results.jsonl")
     assert set(_ids(section)) == {f"{r['episode_id']}/{r['plan']}" for r in records}
     assert "different task sets" in section.find("div", "coverage").text()
@@ -233,3 +254,164 @@ def test_damaged_benchmark_directories_are_notes(dirs: Dirs, tmp_path: Path) -> 
     assert "repeats" in notes and "line" in notes and "results.jsonl is missing" in notes
     ids = _ids(_section(doc, "partnr"))
     assert len(ids) == len(lines) - 1 and any(i.endswith(" #2") for i in ids)
+
+
+# --- hostile text --------------------------------------------------------------------------
+
+MARKUP = (
+    "<script>alert(1)</script></textarea></pre><img src=x onerror=alert(2)>\"'&amp;",
+    "<svg onload=alert(3)>",
+    "</code></div><iframe src=javascript:alert(4)>",
+    "]]><!-- -->&lt;b&gt;",
+)
+HOSTILE = st.one_of(
+    st.sampled_from(MARKUP),
+    st.text(
+        st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters="#/"),
+        min_size=1,
+        max_size=24,
+    ).map(lambda s: f"<{s}>"),
+)
+TAGS = {
+    "html", "head", "meta", "title", "link", "style", "body", "header", "h1", "h2", "h3", "h4",
+    "p", "nav", "ul", "li", "a", "main", "section", "div", "table", "thead", "tbody", "tfoot",
+    "tr", "th", "td", "i", "span", "details", "summary", "code", "strong", "br", "pre", "ol",
+    "dl", "dt", "dd", "label", "input", "figure", "figcaption", "svg", "line", "text", "rect",
+    "script",
+}  # fmt: skip
+"""Every element the page's template and charts write."""
+
+
+def _rewrite(path: Path, edit: Callable[[dict[str, Any]], None]) -> None:
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    for row in rows:
+        edit(row)
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+
+
+def _edit_json(path: Path, edit: Callable[[dict[str, Any]], None]) -> None:
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    edit(doc)
+    path.write_text(json.dumps(doc), encoding="utf-8")
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(words=st.lists(HOSTILE, min_size=6, max_size=6, unique=True))
+def test_hostile_strings_in_benchmark_results_are_escaped(dirs: Dirs, words: list[str]) -> None:
+    """Episode ids, task names, instructions, plan names, actions, messages, failure kinds
+    (which become column and chart labels) and goal formulas carrying markup: the page
+    holds only the template's own elements, no event-handler attribute, and every string
+    reads back as the same text."""
+    w = words
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        teach, partnr, hk = root / "teach", root / "partnr", root / "hk"
+        shutil.copytree(dirs.teach_some, teach)
+        shutil.copytree(dirs.partnr_some, partnr)
+        shutil.copytree(dirs.housekeep, hk)
+
+        def teach_row(r: dict[str, Any]) -> None:
+            r["id"] = f"{w[0]}{r['id']}"
+            r["task"] = w[1]
+            r["actions"] = [w[2], *r["actions"]]
+            r["final"]["unsatisfied"] = [w[3]]
+            for f in r["failures"]:
+                f["message"] = w[4]
+
+        def partnr_row(r: dict[str, Any]) -> None:
+            r["instruction"] = w[1]
+            r["plan"] = f"{w[0]}{r['plan']}"
+            r["agents"] = {w[5]: [w[2]]}
+            r["explanation"] = f"failed\n - {w[3]}"
+            r["failures"] = [{"kind": w[5], "message": w[4]}]
+            if r["error"]:
+                r["error"]["message"] = w[4]
+
+        def partnr_summary(s: dict[str, Any]) -> None:
+            s["failures"] = {w[5]: 1}
+            s["errors"] = {w[2]: 2}
+
+        def hk_row(r: dict[str, Any]) -> None:
+            r["id"] = f"{w[0]}{r['id']}"
+            if r["ok"]:
+                r["goal"]["goal"] = w[1]
+                r["objects"][0].update(id=w[2], finally_correct=False)
+                r["mismatches"] = {w[3]: {"expected": 1, "got": 0}}
+                r["actions"] = [w[4], *r["actions"]]
+            else:
+                r["message"] = w[4]
+
+        _rewrite(teach / "results.jsonl", teach_row)
+        _rewrite(partnr / "results.jsonl", partnr_row)
+        _edit_json(partnr / "summary.json", partnr_summary)
+        _rewrite(hk / "episodes.jsonl", hk_row)
+        doc = parse(build_report([teach, partnr, hk]))
+    elements = list(doc.iter())[1:]
+    assert {e.tag for e in elements} <= TAGS
+    assert not [a for e in elements for a in e.attrs if a.lower().startswith("on")]
+    assert len(doc.find_all("script")) == 1
+    texts = {e.text() for e in elements}
+    ids = [
+        s.find("span", "tid").text() for s in doc.find_all("summary") if s.find_all("span", "tid")
+    ]
+    assert any(i.startswith(w[0]) for i in ids)
+    for word in w[1:5]:
+        assert any(word in t for t in texts), word
+    kinds = {th.text() for th in doc.find_all("th")}
+    assert w[5].replace("_", " ") in kinds  # a failure kind as a column header
+
+
+# --- in a browser --------------------------------------------------------------------------
+
+
+def test_benchmark_report_in_a_browser(dirs: Dirs, browser: Any) -> None:  # noqa: F811
+    """The page of the TEACh, Housekeep and PARTNR directories in chromium: no console
+    message, nothing loaded but the file, every table inside a 1280-pixel page, every
+    chart with a bar, a drill-down that opens on the first failing plan, and the filter
+    that hides exactly the episodes every run solved."""
+    out = dirs.root / "browser.html"
+    argv = [str(d) for d in (dirs.teach, dirs.teach_some, dirs.housekeep, dirs.partnr)]
+    assert main(["report", *argv, str(dirs.partnr_some), "--output", str(out)]) == 0
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    problems: list[str] = []
+    requests: list[str] = []
+    page.on(
+        "console",
+        lambda m: problems.append(m.text) if m.type in ("error", "warning") else None,
+    )
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(out.as_uri(), wait_until="load")
+
+    assert page.locator("section.group").count() == 3
+    widths = page.evaluate(
+        "() => [document.documentElement.scrollWidth, window.innerWidth,"
+        " ...[...document.querySelectorAll('.scroll')].map(e => e.scrollWidth - e.clientWidth)]"
+    )
+    assert widths[0] <= widths[1], widths
+    assert all(extra <= 0 for extra in widths[2:]), widths
+    charts = page.locator("svg.chart")
+    assert charts.count() >= 6
+    for i in range(charts.count()):
+        bars = charts.nth(i).locator("rect")
+        assert any(float(bars.nth(j).get_attribute("width") or 0) > 0 for j in range(bars.count()))
+
+    section = page.locator("section[data-module=partnr]")
+    rows = section.locator("details.task")
+    first = rows.first
+    err = first.locator("div.err").first
+    assert not err.is_visible()
+    first.locator("summary").first.click()
+    assert err.is_visible() and err.inner_text().strip()
+    assert first.locator("ol.trace").first.is_visible()  # an agent's actions
+
+    teach = page.locator("section[data-module=teach]")
+    teach_rows = teach.locator("details.task")
+    before = sum(teach_rows.nth(i).is_visible() for i in range(teach_rows.count()))
+    teach.locator("input.only-fail").check()
+    after = sum(teach_rows.nth(i).is_visible() for i in range(teach_rows.count()))
+    assert after == teach.locator("details.task:not(.allok)").count() < before
+
+    assert problems == []
+    assert all(u.startswith(("file:", "data:")) for u in requests), requests
+    page.close()
