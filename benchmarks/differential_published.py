@@ -41,7 +41,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # run as a script, or imported
 
 from differential_published_as import classify as classify_as_task
-from reference_env import PUBLISHED_MODULES, reference_published_cached
+from reference_env import PUBLISHED_MODULES, published_run_path, reference_published_cached
 
 from planproof.data.published import MODELS, VHE_WHEEL, PublishedFile, published_files
 from planproof.data.reference_figures import FIGURES_PATH
@@ -68,17 +68,37 @@ Classifier = Callable[[PublishedFile, dict[str, Any]], tuple[dict[str, Any], lis
 
 
 # --------------------------------------------------------------------- goal interpretation
+def _names(text: str) -> set[str]:
+    """The words of an answer that could be object names (quotes and ids removed)."""
+    words = text.replace(",", " ").replace(":", " ").replace("{", " ").replace("}", " ").split()
+    return {w.strip("\"'[]").split(".")[0] for w in words} - {""}
+
+
 def _several_objects(text: str, task: Any) -> bool:
     """Does the answer name a class of which the task has several objects (the
     reference keys objects by class name and keeps one id)?"""
     from planproof.interface.goals import resolve_object
 
-    names = {w.strip('"') for w in text.replace(",", " ").replace(":", " ").split()}
-    return any(len(resolve_object(n, task.world)) > 1 for n in names if n.isidentifier())
+    return any(len(resolve_object(n, task.world)) > 1 for n in _names(text) if n.isidentifier())
+
+
+def _outside_relevant(text: str, task: Any) -> bool:
+    """Does the answer name an object of the scene that is not in the reference's name map
+    (the nodes that change between the task's initial and final graphs, ``docs/published-
+    answers.md``)? The reference drops such an item as a hallucination."""
+    from planproof.interface.goals import resolve_object
+    from planproof.simulators.virtualhome.reference_names import reference_names
+
+    relevant = reference_names().get(task.identifier, {})
+    return any(
+        n not in relevant and resolve_object(n, task.world)
+        for n in _names(text)
+        if n.isidentifier()
+    )
 
 
 def goal_interpretation_class(
-    kind: str, ref: Mapping[str, int], pp: Mapping[str, int], several: bool
+    kind: str, ref: Mapping[str, int], pp: Mapping[str, int], several: bool, outside: bool = False
 ) -> str:
     """The cause of one (task, goal type) difference in (TP, FP, FN)."""
     if kind == "action" and ref.get("TP", 0) > pp["tp"] and ref.get("FN", 0) < pp["fn"]:
@@ -87,6 +107,13 @@ def goal_interpretation_class(
         return "one-name-several-objects"
     if kind != "action" and several and ref.get("FP", 0) + ref.get("TP", 0) < pp["tp"] + pp["fp"]:
         return "one-name-several-objects"
+    if (
+        kind != "action"
+        and outside
+        and ref.get("FP", 0) < pp["fp"]
+        and ref.get("TP", 0) == pp["tp"]
+    ):
+        return "object-outside-relevant-set"
     return "unexplained"
 
 
@@ -120,12 +147,13 @@ def classify_goal_interpretation(
                 )
             continue
         several = _several_objects(str(row["llm_output"]), task)
+        outside = _outside_relevant(str(row["llm_output"]), task)
         for rk, pk in GI_TYPES:
             rc = rt.get(rk, {})
             pc = res.counts.get(pk)
             pd = pc.to_dict() if pc is not None else {"tp": 0, "fp": 0, "fn": 0}
             if tuple(rc.get(k, 0) for k in ("TP", "FP", "FN")) != (pd["tp"], pd["fp"], pd["fn"]):
-                cls = goal_interpretation_class(rk, rc, pd, several)
+                cls = goal_interpretation_class(rk, rc, pd, several, outside)
                 out.append(
                     Disagreement("goal-interpretation", file.model, ident, f"{cls}:{pk}", rc, pd)
                 )
@@ -415,6 +443,7 @@ def compare(
     *,
     every: Mapping[str, int] | None = None,
     tm_planner: bool = False,
+    only_cached: bool = False,
     log: bool = True,
 ) -> dict[str, Any]:
     """Run both evaluators on every (module, model) file (or its sample, ``every``) and
@@ -431,6 +460,12 @@ def compare(
             if models and f.model not in models:
                 continue
             used = reference_input(f, steps[module], workdir / "samples")
+            if (
+                only_cached
+                and not published_run_path(module, f.model, used.path, planner=planner).is_file()
+            ):
+                print(f"{module} {f.model}: no cached reference verdict, left out", file=sys.stderr)
+                continue
             t0 = time.perf_counter()
             ref, cached = reference_published_cached(
                 module, f.model, used.path, workdir, planner=planner
@@ -505,8 +540,6 @@ def cached_reference_cells(
 ) -> dict[str, Any]:
     """The reference's figures for every (module, model) whose verdict is already in the
     cache (nothing is run), in the shape :func:`write_figures` reads."""
-    from reference_env import published_run_path
-
     cells: dict[str, dict[str, Any]] = defaultdict(dict)
     steps = {**EVERY, **every}
     for module in modules:
@@ -547,6 +580,61 @@ def planproof_figures(module: str, summary: Mapping[str, Any]) -> dict[str, floa
     return figures(module, summary)
 
 
+AGREEMENT_FIGURES: dict[str, tuple[str, ...]] = {
+    "goal-interpretation": ("overall_f1",),
+    "action-sequencing": ("task_success", "execution_success"),
+    "subgoal-decomposition": ("task_success", "execution_success"),
+    "transition-modeling": tuple(
+        f"{c}_f1"
+        for c in (
+            "object_states",
+            "object_orientation",
+            "object_affordance",
+            "spatial_relations",
+            "non-spatial_relations",
+        )
+    ),
+}
+"""The headline figures of the table of agreement, per module."""
+
+
+def agreement_table(result: Mapping[str, Any]) -> str:
+    """Per model x module: the reference's figure and planproof's on the same file (or
+    sample), "=" where equal to the printed decimal, and the named classes of every
+    per-task disagreement (transition modeling: the reference's counting reproduced, then
+    planproof's own clause F1)."""
+    lines = [
+        "| model | module | file | reference / planproof | per-task classes |",
+        "|---|---|---|---|---|",
+    ]
+    for module, by_model in result["cells"].items():
+        for model, c in by_model.items():
+            pp = planproof_figures(module, c["planproof_summary"])
+            parts = []
+            for fig in AGREEMENT_FIGURES[module]:
+                ref, mine = c["reference"].get(fig), pp.get(fig)
+                if ref is None:
+                    continue
+                mark = "=" if mine is not None and f"{ref:.1f}" == f"{mine:.1f}" else "≠"
+                short = fig.removesuffix("_f1").replace("_success", "")
+                text = (
+                    f"{short} {ref:.1f} {mark} {mine:.1f}"
+                    if mine is not None
+                    else f"{short} {ref:.1f}"
+                )
+                own = pp.get(fig.replace("_f1", "_own_f1"))
+                if module == "transition-modeling" and own is not None:
+                    text += f" (own {own:.1f})"
+                parts.append(text)
+            sample = c.get("sample")
+            size = f"{sample['tasks']} of {sample['of']}" if sample else "whole"
+            dis = ", ".join(f"{k} {v}" for k, v in sorted(c["disagreements"].items())) or "none"
+            lines.append(
+                f"| {MODELS.get(model, model)} | {module} | {size} | {'; '.join(parts)} | {dis} |"
+            )
+    return "\n".join(lines) + "\n"
+
+
 def markdown(result: Mapping[str, Any]) -> str:
     lines = ["# planproof vs the published reference (virtualhome-eval 0.1.1)", ""]
     lines += ["Each cell: reference / planproof. Classes: docs/reference-differences.md.", ""]
@@ -567,6 +655,7 @@ def markdown(result: Mapping[str, Any]) -> str:
                 f"| {MODELS.get(model, model)} | {size} | " + " | ".join(vals) + f" | {dis} |"
             )
         lines.append("")
+    lines += ["## Table of agreement", "", agreement_table(result)]
     by_cls = Counter((d["module"], d["cls"]) for d in result["disagreements"])
     lines += ["## Disagreements by class", ""]
     lines += [f"- {m} `{c}`: {n} task(s)" for (m, c), n in sorted(by_cls.items())]
@@ -579,11 +668,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--model", action="append", choices=sorted(MODELS))
     ap.add_argument(
         "--every",
-        type=int,
-        default=None,
-        help="the reference sees every n-th task of each file (default per module: "
-        + ", ".join(f"{m} {n}" for m, n in EVERY.items())
-        + ")",
+        action="append",
+        default=[],
+        metavar="[MODULE=]N",
+        help="the reference sees every n-th task of each file (of MODULE's files only when "
+        "given; default per module: " + ", ".join(f"{m} {n}" for m, n in EVERY.items()) + ")",
+    )
+    ap.add_argument(
+        "--only-cached",
+        action="store_true",
+        help="compare only the files whose reference verdict is already cached (run nothing)",
     )
     ap.add_argument(
         "--tm-planner",
@@ -596,9 +690,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="with --write-figures: record the reference verdicts already cached, run nothing",
     )
+    ap.add_argument(
+        "--render",
+        action="store_true",
+        help="rewrite the .md from the last results .json (run nothing)",
+    )
     args = ap.parse_args(argv)
+    if args.render:
+        doc = json.loads((RESULTS / "differential_published.json").read_text(encoding="utf-8"))
+        (RESULTS / "differential_published.md").write_text(markdown(doc), encoding="utf-8")
+        print(markdown(doc))
+        return 0
     modules = args.module or sorted(CLASSIFIERS)
-    every = dict.fromkeys(modules, args.every) if args.every else {}
+    every: dict[str, int] = {}
+    for item in args.every:
+        module, _, n = str(item).rpartition("=")
+        for m in [module] if module else modules:
+            every[m] = int(n)
     versions = {"virtualhome_eval": VHE_WHEEL.version}
     with tempfile.TemporaryDirectory(prefix="planproof-published-") as tmp:
         if args.cached_only:
@@ -606,7 +714,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"wrote {write_figures(cells, versions)}")
             return 0
         result = compare(
-            modules, args.model or [], Path(tmp), every=every, tm_planner=args.tm_planner
+            modules,
+            args.model or [],
+            Path(tmp),
+            every=every,
+            tm_planner=args.tm_planner,
+            only_cached=args.only_cached,
         )
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "differential_published.json").write_text(

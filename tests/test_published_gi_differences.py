@@ -1,0 +1,64 @@
+"""Goal interpretation on the published answers, all 15 models: the classes found beyond
+GPT-4o's (``classify_goal_interpretation`` in ``benchmarks/differential_published.py``),
+each on its real answer read from the published file, with the reference's recorded
+counts from its run (``docs/reference-differences.md``, "Goal interpretation")."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmarks.differential_published import classify_goal_interpretation
+from planproof.data import DataUnavailableError
+from planproof.data.published import PublishedFile, published_files
+from planproof.simulators.virtualhome.reference_names import reference_names
+from tests.helpers import needed_resource
+
+pytestmark = pytest.mark.data
+
+
+def _classes(model: str, ident: str, ref: dict[str, Any], tmp: Path) -> dict[str, Any]:
+    files = needed_resource(
+        lambda: published_files("goal-interpretation", "virtualhome"),
+        DataUnavailableError,
+        "published outputs",
+    )
+    f = next(x for x in files if x.model == model)
+    rows = [r for r in json.loads(f.path.read_text(encoding="utf-8")) if r["identifier"] == ident]
+    sample = tmp / f"{model}.json"
+    sample.write_text(json.dumps(rows), encoding="utf-8")
+    file = PublishedFile("goal-interpretation", "virtualhome", model, sample)
+    _summary, diffs = classify_goal_interpretation(file, {"tasks": {ident: ref}})
+    return {d.cls: (d.reference, d.planproof) for d in diffs}
+
+
+def test_object_outside_the_reference_map_is_dropped_there(tmp_path: Path) -> None:
+    """549_2 (Wash hands), GPT-3.5-turbo: ``character CLOSE sink``. The reference's
+    object map holds only the nodes that change in the task (hands, soap, character), so
+    ``sink`` is a hallucination there and the item is dropped; planproof finds the sink in
+    the scene and counts a false positive (relation FP 2 against 1)."""
+    assert "sink" not in reference_names()["549_2"]
+    ref = {
+        "node": {"TP": 0, "FP": 2, "FN": 0},
+        "edge": {"TP": 0, "FP": 1, "FN": 0},
+        "action": {"TP": 1, "FP": 2, "FN": 0},
+    }
+    classes = _classes("gpt-3.5-turbo-0125", "549_2", ref, tmp_path)
+    assert set(classes) == {"object-outside-relevant-set:relation"}
+    assert classes["object-outside-relevant-set:relation"][1]["fp"] == 2
+
+
+def test_one_name_several_objects_with_single_quotes(tmp_path: Path) -> None:
+    """120_1 (Turn on light), Gemini 1.0 Pro writes ``'light'`` twice in single quotes
+    (the reference turns ``'`` into ``"``); as for GPT-4o, the reference keeps one light,
+    planproof matches both (state TP 2 against 1)."""
+    ref = {
+        "node": {"TP": 1, "FP": 0, "FN": 3},
+        "edge": {"TP": 0, "FP": 0, "FN": 0},
+        "action": {"TP": 0, "FP": 2, "FN": 0},
+    }
+    classes = _classes("gemini-1.0-pro", "120_1", ref, tmp_path)
+    assert set(classes) == {"one-name-several-objects:state"}
