@@ -190,11 +190,14 @@ def _axioms(names: Sequence[str], universe: Any) -> tuple[Any, ...]:
     return tuple(out)
 
 
-def _solver_call(fn: Callable[[], Any]) -> Any:
+def _solver_call(fn: Callable[[], Any], timeout: float) -> Any:
+    """The Z3 query, with a spinner on a terminal (it may take up to ``timeout``)."""
+    from planproof.commands.progress import progress_bar
     from planproof.ltl import LTLError
 
     try:
-        return fn()
+        with progress_bar(f"solving with Z3 (time limit {timeout:g} s)", None):
+            return fn()
     except LTLError as err:
         raise BadInput(str(err)) from None
 
@@ -206,7 +209,7 @@ def cmd_ltl_sat(args: argparse.Namespace) -> int:
     f = _parse(_read_formula(args.formula, args.file))
     universe = _universe(args.objects, args.universe, f)
     axioms = _axioms(args.axioms, universe)
-    res = _solver_call(lambda: satisfiable(f, universe, axioms, timeout=args.timeout))
+    res = _solver_call(lambda: satisfiable(f, universe, axioms, timeout=args.timeout), args.timeout)
     model = sorted(to_text(a) for a in res.model) if res.model is not None else None
     data = {
         "formula": to_text(f),
@@ -238,7 +241,7 @@ def cmd_ltl_entails(args: argparse.Namespace) -> int:
     universe = _universe(args.objects, args.universe, f, g)
     axioms = _axioms(args.axioms, universe)
     fn = equivalent if args.equivalent else entails
-    res = _solver_call(lambda: fn(f, g, universe, axioms, timeout=args.timeout))
+    res = _solver_call(lambda: fn(f, g, universe, axioms, timeout=args.timeout), args.timeout)
     counter = getattr(res, "counterexample", None)
     data = {
         "premise": to_text(f),

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -266,8 +267,15 @@ def run(args: argparse.Namespace) -> int:
     from planproof.executor import map_batched
 
     jobs = [(doc, store, variants, not args.no_goal_check) for _, _, doc in documents]
-    with open_configured(config, tasks=-(-len(jobs) // BATCH)) as executor:
-        outcomes = map_batched(executor, record_for, jobs, size=BATCH)
+    from planproof.commands.progress import progress_bar, running_total
+
+    with (
+        open_configured(config, tasks=-(-len(jobs) // BATCH)) as executor,
+        progress_bar(f"scoring {len(jobs)} episodes", len(jobs)) as advance,
+    ):
+        outcomes = map_batched(
+            executor, record_for, jobs, size=BATCH, on_done=running_total(advance)
+        )
     records: list[dict[str, Any]] = []
     for (source, index, doc), outcome in zip(documents, outcomes, strict=True):
         if outcome.value is not None:
@@ -298,6 +306,13 @@ def run(args: argparse.Namespace) -> int:
     else:
         _print_table(records, summary)
     if summary["bad_input"]:
+        bad = [r for r in records if not r["ok"]]
+        first = bad[0] if bad else {}
+        print(  # the other episodes were scored; this says why the status is still 2
+            f"planproof: error: {summary['bad_input']} of {len(records)} episode(s) are bad "
+            f"input, first {first.get('source')} #{first.get('index')}: {first.get('message')}",
+            file=sys.stderr,
+        )
         return EXIT_BAD_INPUT
     failed = args.require_success and any(
         r["metrics"]["episode_success"] < 1.0 for r in records if r["ok"]

@@ -75,12 +75,10 @@ def _load(path: Path | None, bundled: str) -> Any:
             .read_text(encoding="utf-8")
         )
         return json.loads(text)
-    try:
-        if path.stat().st_size > MAX_BYTES:
-            raise ValueError(f"{path}: over {MAX_BYTES} bytes")
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
-        raise ValueError(f"cannot read {path}: {err}") from None
+    from planproof.boundary import read_json
+
+    # the boundary bounds the read (a device such as /dev/zero never ends) and the nesting
+    return read_json(path, max_bytes=MAX_BYTES)
 
 
 def _plans(data: Any) -> list[dict[str, Any]]:
@@ -169,8 +167,15 @@ def run(args: argparse.Namespace) -> int:
         raise BadInput(
             f"no plan to evaluate{which}: {len(plans)} plan(s) read, {len(episodes)} episode(s)"
         )
-    with open_configured(config, tasks=-(-len(jobs) // BATCH)) as executor:
-        outcomes = map_batched(executor, metrics_for, jobs, size=BATCH)
+    from planproof.commands.progress import progress_bar, running_total
+
+    with (
+        open_configured(config, tasks=-(-len(jobs) // BATCH)) as executor,
+        progress_bar(f"replaying {len(jobs)} plans", len(jobs)) as advance,
+    ):
+        outcomes = map_batched(
+            executor, metrics_for, jobs, size=BATCH, on_done=running_total(advance)
+        )
     rows = []
     records: list[dict[str, Any]] = []
     mismatches = 0

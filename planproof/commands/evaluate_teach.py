@@ -60,10 +60,15 @@ def run(args: argparse.Namespace) -> int:
         episodes = [e for p in paths for e in load_episodes(p)]
         if not episodes:
             raise TeachError(f"no episodes found in {', '.join(map(str, paths))}")
-        runs = [
-            run_episode(e, max_steps=args.max_steps, max_failures=args.max_failures)
-            for e in episodes
-        ]
+        from planproof.commands.progress import progress_bar
+
+        runs = []
+        with progress_bar(f"replaying {len(episodes)} episodes", len(episodes)) as advance:
+            for e in episodes:
+                runs.append(
+                    run_episode(e, max_steps=args.max_steps, max_failures=args.max_failures)
+                )
+                advance()
     except TeachError as exc:
         return _fail(args, str(exc))
     rows: list[dict[str, Any]] = []

@@ -73,7 +73,12 @@ def run(args: argparse.Namespace) -> int:
         task = compile_task(domain, problem)
     except ValidationLimitError as exc:
         raise _Bad(f"{args.domain}: {exc}", {"error": "too-large"}) from None
-    with open_configured(config, tasks=1) as executor:
+    from planproof.commands.progress import progress_bar
+
+    with (
+        open_configured(config, tasks=1) as executor,
+        progress_bar(f"planning with {args.engine} (time limit {args.timeout:g} s)", None),
+    ):
         (outcome,) = executor.map(solve, [(domain, problem, args.engine, args.timeout)])
     result: PlanResult = (
         outcome.unwrap()

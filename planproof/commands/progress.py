@@ -52,6 +52,19 @@ def progress_bar(title: str, total: int | None) -> Iterator[Callable[..., None]]
         yield lambda n=1: bar.advance(task, n)
 
 
+def running_total(advance: Callable[..., None]) -> Callable[[int], None]:
+    """``advance`` driven by a running total, as ``map_batched``'s ``on_done(finished so
+    far)`` reports it."""
+    done = 0
+
+    def to(total: int) -> None:
+        nonlocal done
+        advance(total - done)
+        done = total
+
+    return to
+
+
 class RichProgress:
     """Implements the runner's ``Progress`` protocol on stderr (quiet when not a tty)."""
 

@@ -80,6 +80,7 @@ def score_cells(cells: Sequence[Any], args: argparse.Namespace) -> list[dict[str
     from planproof.data.cache import atomic_write_text
     from planproof.runs.published_sweep import evaluate_cell
 
+    config = executor_config(args)  # a bad option is refused even when all is cached
     results: dict[int, dict[str, Any]] = {}
     keys = [_cache_key(c) for c in cells]
     todo: list[int] = []
@@ -97,7 +98,6 @@ def score_cells(cells: Sequence[Any], args: argparse.Namespace) -> list[dict[str
     todo.sort(key=lambda i: weight.get(cells[i].module, 2))
     failures: list[str] = []
     if todo:
-        config = executor_config(args)
         with (
             open_configured(config, tasks=len(todo)) as executor,
             progress_bar(f"scoring {len(todo)} published files", len(todo)) as advance,
@@ -164,10 +164,9 @@ def _user_runs(paths: Sequence[Path]) -> list[tuple[str, str, dict[str, Any]]]:
         if not found:
             raise BadInput(f"{root}: no summary.json here or one level down (a run directory?)")
         for path in found:
-            try:
-                summary = json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, ValueError) as exc:
-                raise BadInput(f"{path}: not readable JSON ({exc})") from None
+            from planproof.boundary import read_json
+
+            summary = read_json(path)  # bounded size and depth, typed errors
             if not isinstance(summary, dict):
                 raise BadInput(f"{path}: not a summary object")
             module = str(summary.get("module") or "")

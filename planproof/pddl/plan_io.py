@@ -96,6 +96,10 @@ def read_plan_text(text: str) -> PlanText:
             raise PlanFormatError(
                 "JSON nested too deeply", line=1, column=1, kind="too-deep"
             ) from None
+        except ValueError as exc:  # e.g. an integer of more than 4,300 digits
+            raise PlanFormatError(
+                f"invalid JSON: {exc}", line=1, column=1, kind="bad-json"
+            ) from None
         found = _from_json(doc)
         return PlanText(found, tuple(range(1, len(found) + 1)))
     notes: list[str] = []

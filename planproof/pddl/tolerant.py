@@ -16,11 +16,11 @@ the second stage (a variable that is not a parameter, a malformed effect) are li
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
+from planproof.boundary import InputError, loads
 from planproof.boundary.limits import MAX_TEXT_CHARS
 from planproof.ltl.bddl.reader import read_sexpr
 from planproof.ltl.bddl.sexpr import SAtom, SExpr, SList
@@ -66,9 +66,9 @@ def clean_answer(text: str) -> str:
     s = _FENCE.sub("", text).strip()
     if s.startswith("{"):
         for candidate in (s, s.replace("'", '"')):
-            try:
-                doc = json.loads(candidate)
-            except json.JSONDecodeError:
+            try:  # the boundary's reading: bounded depth, huge numbers refused, typed
+                doc = loads(candidate, source="<answer>", allow_surrogates=True)
+            except InputError:
                 continue
             if isinstance(doc, dict):
                 out = doc.get("output", doc.get("actions"))

@@ -69,17 +69,27 @@ def planproof_on_a_terminal(*argv: str) -> tuple[Result, str]:
         env={**env(), "TERM": "xterm"},
     )
     os.close(follower)
-    out = proc.stdout.read() if proc.stdout is not None else b""
     chunks: list[bytes] = []
-    while True:
-        try:
-            chunk = os.read(leader, 65536)
-        except OSError:  # the child closed the terminal
-            break
-        if not chunk:
-            break
-        chunks.append(chunk)
-    os.close(leader)
+
+    def drain() -> None:
+        """Read the terminal while the child runs: a full terminal buffer would block
+        the child's progress thread mid-write (and the child with it)."""
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # the child closed the terminal
+                return
+            if not chunk:
+                return
+            chunks.append(chunk)
+
+    import threading
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    out = proc.stdout.read() if proc.stdout is not None else b""
     code = proc.wait()
+    reader.join()
+    os.close(leader)
     terminal = b"".join(chunks).decode("utf-8", "replace")
     return Result(code, out.decode("utf-8", "replace"), terminal), terminal

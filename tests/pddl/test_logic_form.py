@@ -203,3 +203,9 @@ def test_an_operator_is_read_exactly_when_its_parameters_are_within_the_limit(n:
         assert op.problems == (
             f"operator a: {n} parameters, over the limit of {MAX_PARAMETERS} (docs/limits.md)",
         )
+
+
+def test_an_answer_of_deeply_nested_json_is_a_typed_error() -> None:
+    """Issue 18 (the probe's fuzz): JSON nested 5,000 deep raised RecursionError."""
+    with pytest.raises(OperatorParseError):
+        read_operators('{"output": ' + "[" * 5000 + "]" * 5000 + "}")
