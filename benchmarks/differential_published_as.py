@@ -63,6 +63,27 @@ def classify(ref: Mapping[str, Any], mine: Any, collapsed: Any) -> str | None:
             if warned:
                 return "additional-goal-action"
             return "ordered-action-goals"
+    return simulator_cause(ref, collapsed)
+
+
+def simulator_cause(ref: Mapping[str, Any], collapsed: Any) -> str:
+    """The two executors differ on one step: which rule (``simulator:<cause>``), where it
+    was traced; ``simulator`` alone where it was not (docs/reference-differences.md)."""
+    message = str(collapsed.error.message) if collapsed.error is not None else ""
+    warned = {w.action.name.upper() for w in collapsed.warnings if w.action is not None}
+    error_action = str(ref.get("error_action") or "")
+    if ref.get("error_type") == "missing_step" and collapsed.executable:
+        name = error_action[1:].split("]", 1)[0] if error_action.startswith("[") else ""
+        if name and name in warned:
+            return "simulator:check-order"
+    if "precondition of switchon(" in message or "precondition of switchoff(" in message:
+        return "simulator:switch-without-state"
+    if "precondition of open(" in message and "not on(" in message:
+        return "simulator:open-while-on"
+    if "precondition of putback(" in message and ", character." in message:
+        return "simulator:put-on-the-character"
+    if "unmet: next_to(character." in message and ref.get("executable", True):
+        return "simulator:closeness-after-walk"
     return "simulator"
 
 

@@ -80,22 +80,61 @@ def test_ordered_action_goals() -> None:
 
 
 @pytest.mark.parametrize(
-    ("ident", "text", "kind"),
+    ("ident", "text", "kind", "ref", "cause"),
     [
         # 657_1, Claude-3 Haiku: the towel is already clean; the paper's check order
         # (affordance, additional step, precondition) makes RINSE an additional step
         # before its "close to" precondition is looked at; the reference: missing step.
-        ("657_1", '{"WALK": ["bathroom"], "RINSE": ["towel"]}', None),
+        # Also 258_2 and 805_1 (RINSE of a clean soap), 509_2 (PUTOFF of clothes not worn).
+        (
+            "657_1",
+            '{"WALK": ["bathroom"], "RINSE": ["towel"]}',
+            None,
+            {
+                "executable": False,
+                "success": False,
+                "error_type": "missing_step",
+                "error_action": "[RINSE] <towel> (1002)",
+            },
+            "simulator:check-order",
+        ),
         # 38_1, Claude-3 Haiku: after WALK(cat) the reference's walk makes the character
         # close to the face too; planproof's WALK does not: missing step at TOUCH.
-        ("38_1", '{"WALK": ["cat"], "TOUCH": ["face"]}', "missing_step"),
+        (
+            "38_1",
+            '{"WALK": ["cat"], "TOUCH": ["face"]}',
+            "missing_step",
+            {"executable": True, "success": True},
+            "simulator:closeness-after-walk",
+        ),
+        # 305_2, Mixtral: OPEN(stereo) right after SWITCHON(stereo). planproof's domain
+        # opens only what is off (wrong order: "not on" held before); the reference's
+        # executor opens it. Also 953_1 (a CD player).
+        (
+            "305_2",
+            '{"WALK": ["stereo"], "SWITCHON": ["stereo"], "OPEN": ["stereo"]}',
+            "wrong_order",
+            {"executable": True, "success": True},
+            "simulator:open-while-on",
+        ),
+        # 265_2, Mixtral: PUTBACK(phone, character): planproof needs the character next to
+        # itself (missing step); the reference's executor puts it back (no success).
+        (
+            "265_2",
+            '{"WALK": ["bathroom"], "FIND": ["phone"], "GRAB": ["phone"], '
+            '"PUTBACK": ["phone", "character"]}',
+            "missing_step",
+            {"executable": True, "success": False},
+            "simulator:put-on-the-character",
+        ),
     ],
 )
-def test_simulator_differences(ident: str, text: str, kind: str | None) -> None:
+def test_simulator_differences(
+    ident: str, text: str, kind: str | None, ref: dict[str, Any], cause: str
+) -> None:
     mine, last = _both(ident, text)
     assert mine.error_type == kind
-    ref = {"executable": kind is not None, "success": kind is not None}
-    assert classify(ref, mine, last) == "simulator"
+    assert classify(ref, mine, last) == cause
 
 
 def test_switch_without_a_switch_state() -> None:
@@ -109,6 +148,9 @@ def test_switch_without_a_switch_state() -> None:
     mine = _score("703_2", text)
     assert mine.error_type == "missing_step" and mine.error is not None
     assert "off(freezer.289)" in mine.error.message
+    last = _score("703_2", text, "last")
+    ref = {"executable": True, "success": False}
+    assert classify(ref, mine, last) == "simulator:switch-without-state"
 
 
 def test_agreement_and_skipped() -> None:
