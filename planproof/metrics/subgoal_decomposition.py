@@ -22,7 +22,7 @@ import itertools
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from planproof.interface.subgoals import (
     ParsedSubgoals,
@@ -193,15 +193,34 @@ search settings) → the search's result. Answers of
 different models share most subgoals from the same states (the published files repeat
 ``NEXT_TO(character.65, ...)`` openings), and the search is a pure function of these, so
 a process scoring many files searches each once."""
+_UNSAT: dict[int, dict[Formula, bool]] = {}
+"""Per live world: subgoal → :func:`unsatisfiable` (a function of the task and the
+formula alone, asked again for every start state and every model's answer otherwise)."""
 _MEMO_LIMIT = 50_000
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+def _per_world(table: dict[int, dict[_K, _V]], world: object) -> dict[_K, _V]:
+    memo = table.get(id(world))
+    if memo is None:
+        memo = table[id(world)] = {}
+        weakref.finalize(world, table.pop, id(world), None)
+    return memo
 
 
 def _memo_for(world: object) -> dict[tuple[object, ...], SearchResult]:
-    memo = _MEMO.get(id(world))
-    if memo is None:
-        memo = _MEMO[id(world)] = {}
-        weakref.finalize(world, _MEMO.pop, id(world), None)
-    return memo
+    return _per_world(_MEMO, world)
+
+
+def _unsat(memo: dict[Formula, bool], task: Task, f: Formula) -> bool:
+    hit = memo.get(f)
+    if hit is None:
+        if len(memo) >= _MEMO_LIMIT:
+            memo.clear()
+        hit = memo[f] = unsatisfiable(task, f)
+    return hit
 
 
 def refine(
@@ -220,13 +239,14 @@ def refine(
     actions: list[Action] = []
     outcomes: list[SubgoalOutcome] = []
     memo = _memo_for(world)
+    unsat = _per_world(_UNSAT, world)
     for i, f in enumerate(subgoals):
         text = to_text(f)
         goal = formula_goal(world, f)
         key = (state, f, depth, mode, max_states, check_unsat, all_objects)
         res = memo.get(key)
         if res is None:
-            if check_unsat and not goal(state, None) and unsatisfiable(task, f):
+            if check_unsat and not goal(state, None) and _unsat(unsat, task, f):
                 res = SearchResult("unsatisfiable")
             else:
                 res = search(

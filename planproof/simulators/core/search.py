@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from planproof.ltl.ast import And, Atom, Const, Formula, Not, constants
 from planproof.ltl.trace import State
 from planproof.pddl.schema import Add, Delete, Effect, ForallEffect, Operator, When
-from planproof.simulators.core.logic import Facts
+from planproof.simulators.core.changes import Changes
+from planproof.simulators.core.logic import Cond, Facts, Key
 from planproof.simulators.core.outcome import Action
 from planproof.simulators.core.replay import action_atom
 from planproof.simulators.core.world import Bound, World
@@ -115,10 +116,43 @@ def formula_goal(world: World, f: Formula) -> GoalTest:
     action."""
     acts = frozenset(n for n in world.domain.operators if n not in world.domain.predicates)
     static, universe = world.static, world.universe
+    literals = _ground_literals(f)
+    if literals is not None:
+        return _literal_goal(literals[0], literals[1], acts, static)
 
     def test(state: State, last: Atom | None) -> bool:
         s = state | {last} if last is not None and last.pred in acts else state
         return Facts(s, static, universe).holds(f, {})
+
+    return test
+
+
+def _ground_literals(f: Formula) -> tuple[tuple[Atom, ...], tuple[Atom, ...]] | None:
+    """(positive, negated) atoms of a conjunction of ground literals (most subgoals are
+    one), or None for any other formula."""
+    pos: list[Atom] = []
+    neg: list[Atom] = []
+    for p in f.children if isinstance(f, And) else (f,):
+        body, into = (p.body, neg) if isinstance(p, Not) else (p, pos)
+        if not isinstance(body, Atom) or body.pred == "=" or not body.is_ground:
+            return None
+        into.append(body)
+    return tuple(pos), tuple(neg)
+
+
+def _literal_goal(
+    pos: tuple[Atom, ...], neg: tuple[Atom, ...], acts: frozenset[str], static: frozenset[Atom]
+) -> GoalTest:
+    """The goal test of a ground-literal conjunction, as :class:`Facts` reads it (an atom
+    holds in the state, in the static facts, or as the last action of an action-only
+    predicate) without building a fact view per successor: the search tests every one."""
+
+    def test(state: State, last: Atom | None) -> bool:
+        act = last if last is not None and last.pred in acts else None
+        for a in pos:
+            if not (a in state or a in static or a == act):
+                return False
+        return not neg or not any(a in state or a in static or a == act for a in neg)
 
     return test
 
@@ -238,20 +272,43 @@ def focus_objects(world: World, f: Formula, state: State) -> frozenset[str]:
     return frozenset(o for o in out if o in world.universe)
 
 
+_Move = tuple[Bound, Cond, Changes, Mapping[str, str], Atom]
+"""A ground action ready for the search: its precondition and changes (compiled once per
+domain), its binding and its trace atom (built once per search, not per successor)."""
+
+
+def _moves(world: World, pool: Sequence[Bound]) -> list[_Move]:
+    ops = world._ops
+    out: list[_Move] = []
+    for b in pool:
+        pre, _, changes = ops[b.operator.name]
+        out.append((b, pre, changes, b.env, action_atom(b.action)))
+    return out
+
+
 def _successors(
-    world: World, state: State, actions: Sequence[Bound]
-) -> Iterator[tuple[Bound, State]]:
+    world: World, state: State, moves: Sequence[_Move]
+) -> Iterator[tuple[_Move, State]]:
     """Applicable actions and their next states, lazily (a goal found early stops the
-    expansion before the remaining effects are computed)."""
+    expansion before the remaining effects are computed). The next state is what
+    :meth:`World.effects` makes of it, computed on atom keys."""
     keys = world.key_facts(state)
-    compiled = world._compiled
-    for b in actions:
-        pre, _ = compiled[b.operator.name]
-        if not pre(keys, dict(b.env)):
+    atom = world.atom
+    for m in moves:
+        if not m[1](keys, dict(m[3])):
             continue
-        eff = world.effects(b, state, keys)
-        adds, dels = eff[0], eff[1]
-        yield b, state if (adds <= state and not dels) else (state - dels) | adds
+        adds: set[Key] = set()
+        dels: set[Key] = set()
+        m[2](keys, dict(m[3]), adds, dels)
+        added = [atom(k) for k in adds]
+        if dels:
+            dels -= adds
+        if not dels and all(a in state for a in added):
+            yield m, state
+        elif dels:
+            yield m, state.difference([atom(k) for k in dels]).union(added)
+        else:
+            yield m, state.union(added)
 
 
 def search(
@@ -295,6 +352,7 @@ def search(
                 ),
             )
         )
+    moves = _moves(world, pool)
     parent: dict[State, tuple[State, Bound] | None] = {start: None}
     expanded = 0
 
@@ -319,12 +377,12 @@ def search(
             expanded += 1
             if expanded > max_states:
                 return SearchResult("limit", expanded=expanded)
-            for b, nxt in _successors(world, state, pool):
-                last = action_atom(b.action)
+            for m, nxt in _successors(world, state, moves):
+                last = m[4]
                 if goal(nxt, last):
-                    return path(nxt, b, state)
+                    return path(nxt, m[0], state)
                 if nxt not in parent:
-                    parent[nxt] = (state, b)
+                    parent[nxt] = (state, m[0])
                     heapq.heappush(heap, (h(nxt, last), next(tie), d + 1, nxt))
         return SearchResult("unreachable", expanded=expanded)
     if mode != "bfs":
@@ -337,10 +395,10 @@ def search(
         expanded += 1
         if expanded > max_states:
             return SearchResult("limit", expanded=expanded)
-        for b, nxt in _successors(world, state, pool):
-            if goal(nxt, action_atom(b.action)):
-                return path(nxt, b, state)
+        for m, nxt in _successors(world, state, moves):
+            if goal(nxt, m[4]):
+                return path(nxt, m[0], state)
             if nxt not in parent:
-                parent[nxt] = (state, b)
+                parent[nxt] = (state, m[0])
                 frontier.append((nxt, d + 1))
     return SearchResult("unreachable", expanded=expanded)
