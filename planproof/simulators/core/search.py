@@ -19,13 +19,14 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from planproof.ltl.ast import And, Atom, Const, Formula, Not, constants
+from planproof.ltl.ast import And, Atom, Formula, Not, constants
 from planproof.ltl.trace import State
-from planproof.pddl.schema import Add, Delete, Effect, ForallEffect, Operator, When
+from planproof.pddl.schema import Add, Delete, Domain, Effect, ForallEffect, Operator, When
 from planproof.simulators.core.changes import Changes
-from planproof.simulators.core.logic import Cond, Facts, Key
+from planproof.simulators.core.logic import Cond, Facts, Key, KeyFacts
 from planproof.simulators.core.outcome import Action
 from planproof.simulators.core.replay import action_atom
+from planproof.simulators.core.search_bound import lower_bound, may_ground_to
 from planproof.simulators.core.world import Bound, World
 
 __all__ = [
@@ -228,7 +229,7 @@ def _stuck(world: World, f: Formula, state: State, pool: Sequence[Bound]) -> boo
         for kind, atom in _effect_atoms(b.operator):
             target = need_add if kind is Add else need_del
             for t in list(target):
-                if _may_ground_to(atom, b.env, t):
+                if may_ground_to(atom, b.env, t):
                     target.discard(t)
     return bool(need_add or need_del)
 
@@ -243,17 +244,6 @@ def _effect_atoms(op: Operator) -> list[tuple[type, Atom]]:
         elif isinstance(e, When | ForallEffect):
             stack.extend(e.effects)
     return out
-
-
-def _may_ground_to(atom: Atom, env: Mapping[str, str], target: Atom) -> bool:
-    """Whether ``atom`` under ``env`` (unbound variables match anything) can be ``target``."""
-    if atom.pred != target.pred or len(atom.args) != len(target.args):
-        return False
-    for a, t in zip(atom.args, target.args, strict=True):
-        name = a.name if isinstance(a, Const) else env.get(a.name)
-        if name is not None and name != t.name:
-            return False
-    return True
 
 
 def focus_objects(world: World, f: Formula, state: State) -> frozenset[str]:
@@ -272,18 +262,47 @@ def focus_objects(world: World, f: Formula, state: State) -> frozenset[str]:
     return frozenset(o for o in out if o in world.universe)
 
 
-_Move = tuple[Bound, Cond, Changes, Mapping[str, str], Atom]
+_Move = tuple[Bound, Cond, Changes, Mapping[str, str], Atom, tuple[str, ...] | None]
 """A ground action ready for the search: its precondition and changes (compiled once per
-domain), its binding and its trace atom (built once per search, not per successor)."""
+domain), its binding, its trace atom (built once per search, not per successor) and, for
+an operator with a twin, the key its next state is shared under (see :func:`_twins`)."""
+
+_TWINS: dict[int, tuple[Domain, dict[str, str]]] = {}
+
+
+def _twins(domain: Domain) -> dict[str, str]:
+    """Operator → the first operator (by name) with the same parameters, precondition and
+    effects, for operators that have such a twin (VirtualHome's WALK/RUN,
+    WASH/RINSE/SCRUB): bound to the same objects they reach the same next state, so one
+    expansion computes it once."""
+    hit = _TWINS.get(id(domain))
+    if hit is not None and hit[0] is domain:
+        return hit[1]
+    groups: dict[tuple[object, ...], list[str]] = {}
+    for name in sorted(domain.operators):
+        op = domain.operators[name]
+        groups.setdefault((op.params, op.implicit, op.precondition, op.effects), []).append(name)
+    out = {n: names[0] for names in groups.values() if len(names) > 1 for n in names}
+    if len(_TWINS) >= 64:
+        _TWINS.clear()
+    _TWINS[id(domain)] = (domain, out)
+    return out
 
 
 def _moves(world: World, pool: Sequence[Bound]) -> list[_Move]:
     ops = world._ops
+    twins = _twins(world.domain)
     out: list[_Move] = []
     for b in pool:
-        pre, _, changes = ops[b.operator.name]
-        out.append((b, pre, changes, b.env, action_atom(b.action)))
+        name = b.operator.name
+        pre, _, changes = ops[name]
+        twin = twins.get(name)
+        key = None if twin is None else (twin, *b.action.args)
+        out.append((b, pre, changes, b.env, action_atom(b.action), key))
     return out
+
+
+_NOT_YET: State = frozenset({Atom("__not_computed__")})
 
 
 def _successors(
@@ -294,21 +313,76 @@ def _successors(
     :meth:`World.effects` makes of it, computed on atom keys."""
     keys = world.key_facts(state)
     atom = world.atom
+    shared: dict[tuple[str, ...], State | None] = {}
     for m in moves:
-        if not m[1](keys, dict(m[3])):
+        twin = m[5]
+        if twin is not None:
+            done = shared.get(twin, _NOT_YET)
+            if done is not _NOT_YET:
+                if done is not None:
+                    yield m, done
+                continue
+        nxt = _next_state(m, state, keys, atom)
+        if twin is not None:
+            shared[twin] = nxt
+        if nxt is not None:
+            yield m, nxt
+
+
+def _next_state(
+    m: _Move, state: State, keys: KeyFacts, atom: Callable[[Key], Atom]
+) -> State | None:
+    """The state ``m`` leads to from ``state``, None when its precondition fails."""
+    if not m[1](keys, dict(m[3])):
+        return None
+    adds: set[Key] = set()
+    dels: set[Key] = set()
+    m[2](keys, dict(m[3]), adds, dels)
+    added = [atom(k) for k in adds]
+    if dels:
+        dels -= adds
+    if not dels and all(a in state for a in added):
+        return state
+    if dels:
+        return state.difference([atom(k) for k in dels]).union(added)
+    return state.union(added)
+
+
+def _beyond(world: World, f: Formula, start: State, pool: Sequence[Bound], depth: int) -> bool:
+    """Whether no path of at most ``depth`` actions of ``pool`` reaches ``f`` (a sound
+    lower bound, :mod:`planproof.simulators.core.search_bound`, exceeds it)."""
+    literals = _ground_literals(f)
+    if literals is None:
+        return False
+    acts = frozenset(n for n in world.domain.operators if n not in world.domain.predicates)
+    return lower_bound(world, literals[0], start, pool, acts, above=depth) > depth
+
+
+def _count_states(
+    world: World, start: State, moves: Sequence[_Move], depth: int, max_states: int
+) -> SearchResult:
+    """The breadth-first search's verdict for a goal it cannot reach within ``depth``:
+    it expands every state less than ``depth`` actions away, so it stops at ``limit``
+    when there are more than ``max_states`` of them and is ``unreachable`` otherwise.
+    Counting them needs no goal test and stops as soon as the budget is exceeded (the
+    expanded count reported is the search's: ``max_states + 1``, or all of them)."""
+    count = 1 if depth > 0 else 0
+    if count > max_states:
+        return SearchResult("limit", expanded=count)
+    seen = {start}
+    frontier: deque[tuple[State, int]] = deque([(start, 0)])
+    while frontier:
+        state, d = frontier.popleft()
+        if d + 1 >= depth:
             continue
-        adds: set[Key] = set()
-        dels: set[Key] = set()
-        m[2](keys, dict(m[3]), adds, dels)
-        added = [atom(k) for k in adds]
-        if dels:
-            dels -= adds
-        if not dels and all(a in state for a in added):
-            yield m, state
-        elif dels:
-            yield m, state.difference([atom(k) for k in dels]).union(added)
-        else:
-            yield m, state.union(added)
+        for _, nxt in _successors(world, state, moves):
+            if nxt not in seen:
+                seen.add(nxt)
+                count += 1
+                if count > max_states:
+                    return SearchResult("limit", expanded=count)
+                frontier.append((nxt, d + 1))
+    return SearchResult("unreachable", expanded=count)
 
 
 def search(
@@ -353,6 +427,12 @@ def search(
             )
         )
     moves = _moves(world, pool)
+    if (
+        mode == "bfs"
+        and heuristic_of is not None
+        and _beyond(world, heuristic_of, start, pool, depth)
+    ):
+        return _count_states(world, start, moves, depth, max_states)
     parent: dict[State, tuple[State, Bound] | None] = {start: None}
     expanded = 0
 
