@@ -396,13 +396,16 @@ def search(
     heuristic_of: Formula | None = None,
     actions: Sequence[Bound] | None = None,
     focus: Iterable[str] | None = None,
+    prune: bool = True,
 ) -> SearchResult:
     """The shortest action sequence (``bfs``) or a heuristically found one (``greedy``,
     guided by ``heuristic_of``) from ``start`` to a state where ``goal`` holds.
 
     ``focus`` restricts the actions to those whose arguments are all in it (see
     :func:`focus_objects`); ``heuristic_of`` (the subgoal formula) also orders actions
-    and enables the relaxed dead-end test."""
+    and enables the relaxed dead-end test. With ``prune``, a breadth-first search whose
+    goal a sound lower bound puts beyond ``depth`` only counts the states within it: the
+    verdict is the same (:func:`_count_states`), found without testing the goal."""
     if goal(start, None):
         return SearchResult("already_true", (), (), 0)
     pool = ground_actions(world) if actions is None else tuple(actions)
