@@ -60,7 +60,8 @@ def open_executor(config: ExecutorConfig | None = None, *, tasks: int | None = N
             return RayExecutor(config.workers, config.ray_address())
         except RayUnavailableError as exc:
             raise ExecutorError(str(exc)) from None
-        except (ConnectionError, RuntimeError, TimeoutError) as exc:
+        except Exception as exc:  # Ray raises a bare Exception when its node does not
+            # come up within its own 30 s (an overloaded machine): still "cannot start"
             raise ExecutorError(
                 f"cannot start or reach Ray at {config.ray_address() or 'a local runtime'}: "
                 f"{str(exc)[:300]}"

@@ -4,7 +4,6 @@ cost, the retry policy per error kind, and redaction of keys in provider errors.
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import Any
 
 import pytest
@@ -12,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from planproof.interface.llm import LLMClient, LLMError, Request, load_litellm, missing_environment
-from tests.interface.llm.support import FAKE_KEY, fast_client
+from tests.interface.llm.support import FAKE_KEY, WaitRecorder, fast_client
 
 GPT = "openai/gpt-4o-mini"  # priced in litellm's bundled cost map
 
@@ -147,18 +146,17 @@ def test_a_plain_exception_with_a_key_becomes_a_redacted_provider_error() -> Non
 
 
 def test_backoff_waits_between_attempts() -> None:
-    client = LLMClient(
+    client = WaitRecorder(
         max_retries=2,
         backoff=0.1,
         max_backoff=1.0,
         extra={"mock_response": "litellm.RateLimitError"},
     )
-    started = time.perf_counter()
     error = _fails(client, Request(GPT, "p"))
-    elapsed = time.perf_counter() - started
     assert error.attempts == 3
-    # waits are within [step/2, step]: 0.05..0.1 then 0.1..0.2
-    assert elapsed >= 0.15
+    # one wait after each failed attempt but the last, within [step/2, step]
+    (a1, _, d1), (a2, _, d2) = client.waits
+    assert (a1, a2) == (1, 2) and 0.05 <= d1 <= 0.1 and 0.1 <= d2 <= 0.2
 
 
 @settings(max_examples=150, deadline=None)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -14,7 +13,7 @@ import pytest
 
 from planproof.interface.llm import Completion, LLMClient, LLMError, Request, ResponseCache
 from planproof.interface.llm.stub import StubServer
-from tests.interface.llm.support import fast_client
+from tests.interface.llm.support import WaitRecorder, fast_client
 
 MakeStub = Callable[..., StubServer]
 STUB = "openai/stub"
@@ -81,12 +80,12 @@ def test_permanent_failures_are_not_retried(
 
 def test_retry_after_is_honoured(openai_key: str, make_stub: MakeStub) -> None:
     stub = make_stub(fail_first=2, retry_after=0.2)
-    client = fast_client(api_base=stub.url, max_retries=3, max_backoff=5.0)
-    started = time.perf_counter()
+    client = WaitRecorder(api_base=stub.url, max_retries=3, backoff=0.001, max_backoff=5.0)
     completion = _run(client, Request(STUB, "p"))
-    elapsed = time.perf_counter() - started
     assert completion.attempts == 3
-    assert elapsed >= 0.4  # two waits of at least the hinted 0.2 s (backoff alone: ~2 ms)
+    # two waits, each raised to the hinted 0.2 s (backoff alone: about a millisecond)
+    assert [(a, h) for a, h, _ in client.waits] == [(1, 0.2), (2, 0.2)]
+    assert all(d >= 0.2 for _, _, d in client.waits)
 
 
 def test_timeouts_are_retried_then_reported(openai_key: str, make_stub: MakeStub) -> None:
