@@ -180,28 +180,46 @@ def planproof_goal_figures(summary: Mapping[str, Any]) -> dict[str, float]:
 
 
 # ------------------------------------------------------------------------ action sequencing
+def _classify_plans(
+    module: str,
+    file: PublishedFile,
+    ref: dict[str, Any],
+    score: Callable[[Any, str], tuple[Any, Any, Any]],
+    verdict: Callable[[Mapping[str, Any], Any, Any], str | None],
+) -> tuple[list[Any], list[Disagreement]]:
+    """Score every answer of ``file`` (``score(task, text)`` → (result kept for the
+    summary, planproof's trajectory, what else the classifier reads)) and class each task
+    against the reference's record (``verdict(record, trajectory, else)``; None: agree)."""
+    from planproof.runs.modules import load_tasks
+
+    tasks = {t.identifier: t for t in load_tasks("virtualhome")}
+    results = []
+    out: list[Disagreement] = []
+    for row in json.loads(file.path.read_text(encoding="utf-8")):
+        key = str(row["identifier"])
+        ident = key.removeprefix("scene_1_")
+        result, mine, extra = score(tasks[ident], str(row["llm_output"]))
+        results.append(result)
+        r = ref["tasks"].get(key, {"reference-no-record": True})
+        cls = verdict(r, mine, extra)
+        if cls is not None:
+            pp = {"executable": mine.executable, "success": mine.success, "error": mine.error_type}
+            out.append(Disagreement(module, file.model, ident, cls, r, pp))
+    return results, out
+
+
 def classify_action_sequencing(
     file: PublishedFile, ref: dict[str, Any]
 ) -> tuple[dict[str, Any], list[Disagreement]]:
     """Per task: executability and success, classed by ``differential_published_as``'s
     rules (docs/reference-differences.md, "Action sequencing (Tables 11, 12)")."""
     from planproof.metrics.action_sequencing import evaluate_response, summarize
-    from planproof.runs.modules import load_tasks
 
-    tasks = {t.identifier: t for t in load_tasks("virtualhome")}
-    rows = json.loads(file.path.read_text(encoding="utf-8"))
-    results = []
-    out: list[Disagreement] = []
-    for row in rows:
-        ident, text = str(row["identifier"]), str(row["llm_output"])
-        mine = evaluate_response(tasks[ident], text, "virtualhome")
-        collapsed = evaluate_response(tasks[ident], text, "virtualhome", repeated="last")
-        results.append(mine)
-        r = ref["tasks"].get(ident, {"reference-no-record": True})
-        cls = classify_as_task(r, mine, collapsed)
-        if cls is not None:
-            pp = {"executable": mine.executable, "success": mine.success, "error": mine.error_type}
-            out.append(Disagreement("action-sequencing", file.model, ident, cls, r, pp))
+    def score(task: Any, text: str) -> tuple[Any, Any, Any]:
+        mine = evaluate_response(task, text, "virtualhome")
+        return mine, mine, evaluate_response(task, text, "virtualhome", repeated="last")
+
+    results, out = _classify_plans("action-sequencing", file, ref, score, classify_as_task)
     return summarize(results), out
 
 
@@ -214,35 +232,25 @@ def trajectory_figures(summary: Mapping[str, Any]) -> dict[str, float]:
 
 
 # -------------------------------------------------------------------- subgoal decomposition
-SD_FIGURES = (
-    ("task_success", ("goal_evaluation", "task_success_rate")),
-    ("execution_success", ("trajectory_evaluation", "execution_success_rate")),
-    ("parsing", ("trajectory_evaluation", "grammar_error", "parsing")),
-    ("hallucination", ("trajectory_evaluation", "grammar_error", "hallucination")),
-    ("argument_count", ("trajectory_evaluation", "grammar_error", "predicate_argument_number")),
-    ("wrong_order", ("trajectory_evaluation", "runtime_error", "wrong_order")),
-    ("missing_step", ("trajectory_evaluation", "runtime_error", "missing_step")),
-    ("affordance", ("trajectory_evaluation", "runtime_error", "affordance")),
-    ("additional_step", ("trajectory_evaluation", "runtime_error", "additional_step")),
-    ("goal_state", ("goal_evaluation", "state_goal")),
-    ("goal_relation", ("goal_evaluation", "relation_goal")),
-    ("goal_action", ("goal_evaluation", "action_goal")),
-    ("goal_total", ("goal_evaluation", "overall_goal")),
-)
-"""Paper figure name <- path in the reference's subgoal-decomposition summary (fractions,
-and ``affordance`` / ``overall_goal`` where action sequencing says ``affordance_error`` /
-``total_goal``)."""
+SD_KEYS = {"affordance": "affordance_error", "overall_goal": "total_goal"}
+"""The reference's subgoal-decomposition summary keys that action sequencing (and the
+paper-name mapping of :func:`planproof.runs.published_sweep.figures`) spells otherwise."""
+
+
+def _percent(tree: Any) -> Any:
+    """The summary with its fractions in percent and its keys renamed (:data:`SD_KEYS`)."""
+    if isinstance(tree, Mapping):
+        return {SD_KEYS.get(k, k): _percent(v) for k, v in tree.items()}
+    if isinstance(tree, int | float) and not isinstance(tree, bool):
+        return 100.0 * float(tree)
+    return tree
 
 
 def subgoal_figures(summary: Mapping[str, Any]) -> dict[str, float]:
-    out: dict[str, float] = {}
-    for name, path in SD_FIGURES:
-        cur: Any = summary
-        for key in path:
-            cur = cur.get(key) if isinstance(cur, Mapping) else None
-        if isinstance(cur, int | float) and not isinstance(cur, bool):
-            out[name] = round(100.0 * float(cur), 4)
-    return out
+    """The reference's subgoal-decomposition summary (fractions) under the paper's names."""
+    from planproof.runs.published_sweep import figures
+
+    return figures("subgoal-decomposition", _percent(summary))
 
 
 def sd_reference_verdict(rt: Mapping[str, Any]) -> tuple[bool, bool, str]:
@@ -275,6 +283,10 @@ def classify_subgoal_task(ref: Mapping[str, Any], mine: Any) -> str | None:
     if ref_exec and not mine.executable:
         if any(f"next_to(character.65, {room}." in message for room in ROOMS):
             return "next-to-a-room"
+        if re.search(r"next_to\((?!character\.)", message):
+            return "next-to-reversed"
+        if "putin(character." in message or "precondition of sit(" in message:
+            return "translator-rule"
         if "ADDITIONAL_STEP" in info:
             return "additional-step-accepted"
         if re.search(r"no single action reaches .*\) and ", message):
@@ -286,23 +298,15 @@ def classify_subgoal_decomposition(
     file: PublishedFile, ref: dict[str, Any]
 ) -> tuple[dict[str, Any], list[Disagreement]]:
     from planproof.metrics.subgoal_decomposition import evaluate_subgoal_response, summarize
-    from planproof.runs.modules import load_tasks
 
-    tasks = {t.identifier: t for t in load_tasks("virtualhome")}
-    rows = json.loads(file.path.read_text(encoding="utf-8"))
-    results = []
-    out: list[Disagreement] = []
-    for row in rows:
-        scene_ident = str(row["identifier"])
-        ident = scene_ident.removeprefix("scene_1_")
-        res = evaluate_subgoal_response(tasks[ident], str(row["llm_output"]))
-        results.append(res)
-        mine = res.trajectory
-        rt = ref["tasks"].get(scene_ident, {})
-        cls = classify_subgoal_task(rt, mine)
-        if cls is not None:
-            pp = {"executable": mine.executable, "success": mine.success, "error": mine.error_type}
-            out.append(Disagreement("subgoal-decomposition", file.model, ident, cls, rt, pp))
+    def score(task: Any, text: str) -> tuple[Any, Any, Any]:
+        res = evaluate_subgoal_response(task, text)
+        return res, res.trajectory, None
+
+    def verdict(r: Mapping[str, Any], mine: Any, _extra: Any) -> str | None:
+        return classify_subgoal_task(r, mine)
+
+    results, out = _classify_plans("subgoal-decomposition", file, ref, score, verdict)
     return summarize(results), out
 
 

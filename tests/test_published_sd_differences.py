@@ -22,6 +22,7 @@ from tests.helpers import needed_resource
 pytestmark = pytest.mark.data
 
 HAIKU = "claude-3-haiku-20240307"
+COMMAND_R = "cohere-command-r"
 OPUS = "claude-3-opus-20240229"
 
 
@@ -117,3 +118,29 @@ def test_conjunctive_subgoal_beyond_the_search_depth() -> None:
     assert not mine.executable
     ref = {"success": True, "info": "('Correct', True, [], [], {})"}
     assert classify_subgoal_task(ref, mine) == "conjunctive-subgoal"
+
+
+def test_next_to_written_from_the_object() -> None:
+    """662_1 (Drink), Cohere Command R: ``NEXT_TO(water_glass.1000, character.65)``. The
+    reference's translator turns it into ``FIND(water_glass)`` (closeness is symmetric in
+    its graph); in planproof's domain ``next_to`` is the character's relation and this
+    literal is never made true: unreachable."""
+    mine = _trajectory(COMMAND_R, "662_1")
+    assert not mine.executable
+    ref = {"success": True, "info": "('Correct', True, [], [], {})"}
+    assert classify_subgoal_task(ref, mine) == "next-to-reversed"
+
+
+def test_translator_rule_walks_into_the_toilet() -> None:
+    """624_2 (Go to toilet), Cohere Command R: ``INSIDE(character.65, toilet.1000)``. The
+    reference's translator maps it to ``WALK(toilet)`` and accepts it once that executes
+    (then ``ONTOP`` → ``FIND``, ``SIT``: correct); planproof needs the literal itself,
+    which only a ``putin`` of the character could make: missing step."""
+    mine = _trajectory(COMMAND_R, "624_2")
+    assert not mine.executable
+    ref = {
+        "success": True,
+        "info": "('Correct', True, [['[WALK] <toilet> (1000)', '[FIND] <toilet> (1000)', "
+        "'[SIT] <toilet> (1000)']], [], {})",
+    }
+    assert classify_subgoal_task(ref, mine) == "translator-rule"
