@@ -1,8 +1,8 @@
 """``planproof report DIR... --output OUT``: one self-contained HTML page from results
 directories — those of ``planproof run``/``demo`` and of every ``evaluate`` command (the
-EAI modules, TEACh, Housekeep, PARTNR; one section per benchmark): paper-style tables
-with the models side by side, charts, and a per-task drill-down with task names and
-goals, failing tasks first. ``--output`` is a directory (the page is ``OUT/report.html``)
+EAI modules, TEACh, Housekeep, PARTNR; one section per benchmark) and of ``reproduce
+eai`` (its tables): paper-style tables with the models side by side, charts, and a
+per-task drill-down with task names and goals, failing tasks first. ``--output`` is a directory (the page is ``OUT/report.html``)
 or, when it ends in ``.html``, the page itself. Exit 0, or 2 when a directory is missing
 or holds no results."""
 
@@ -21,7 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="+",
         type=Path,
         help="results directories (planproof run / demo / evaluate: EAI modules, teach, "
-        "housekeep, partnr), or directories holding them",
+        "housekeep, partnr / reproduce eai), or directories holding them",
     )
     parser.add_argument(
         "--output",

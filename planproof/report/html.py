@@ -28,6 +28,7 @@ from planproof.report.episode_dirs import BENCHMARKS, DATASET
 from planproof.report.load import ReportError, ResponseRecord, Run, as_str, load_runs
 from planproof.report.outcome import OK, TaskOutcome, task_outcome
 from planproof.report.prompts import PromptPool, Segment
+from planproof.report.reproduced import REPRODUCE, section_title, tables
 from planproof.report.tables import (
     COLUMNS,
     TM_CATEGORIES,
@@ -46,6 +47,7 @@ MODULE_ORDER = (
     "action-sequencing",
     "transition-modeling",
     *BENCHMARKS,
+    REPRODUCE,
 )
 MODULE_TITLES = {
     "goal-interpretation": "Goal interpretation",
@@ -53,6 +55,7 @@ MODULE_TITLES = {
     "action-sequencing": "Action sequencing",
     "transition-modeling": "Transition modeling",
     **episodes.TITLES,
+    REPRODUCE: "EAI paper reproduced",
 }
 DATASET_TITLES = {"virtualhome": "VirtualHome", "behavior": "BEHAVIOR", DATASET: DATASET}
 PALETTE = (
@@ -138,6 +141,12 @@ class Section:
     failing: int
     coverage: tuple[str, ...] = ()
     has_responses: bool = True  # False: scored plans without model calls (no Response box)
+    more_tables: tuple[MetricTable, ...] = ()
+    per_task: bool = True  # False: figures only (reproduce eai keeps no per-task records)
+
+    @property
+    def tables(self) -> tuple[MetricTable, ...]:
+        return (self.table, *self.more_tables)
 
 
 def _group_key(run: Run) -> tuple[int, str, int, str]:
@@ -305,6 +314,24 @@ def _section(
         for label, r in zip(_labels(runs), runs, strict=True)
     )
     title = f"{MODULE_TITLES.get(module, module)} — {DATASET_TITLES.get(dataset, dataset)}"
+    if module == REPRODUCE:
+        title = f"{MODULE_TITLES[REPRODUCE]} — {section_title(dataset)}"
+        figures = tables(title, [(v.label, v.run.summary) for v in views], [v.color for v in views])
+        if figures:
+            return Section(
+                f"s{index}",
+                title,
+                module,
+                dataset,
+                views,
+                figures[0],
+                charts=(),
+                tasks=(),
+                failing=0,
+                more_tables=figures[1:],
+                has_responses=False,
+                per_task=False,
+            )
     summaries = [_shown_summary(v.run) for v in views]
     table = metric_table(
         module,

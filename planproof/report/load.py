@@ -32,7 +32,7 @@ module has 338 tasks); a bigger file is refused with its line count."""
 EXPECTED = (
     f"{RUN_FILE} (planproof run / demo) or {SUMMARY_FILE} with {RESULTS_FILE} "
     "(planproof evaluate: the EAI modules, teach, partnr) or with episodes.jsonl "
-    "(evaluate housekeep)"
+    "(evaluate housekeep) or reproduce.json (reproduce eai)"
 )
 """What a results directory holds, said in every error about one."""
 
@@ -191,7 +191,7 @@ class Run:
 # --- reading ------------------------------------------------------------------------------
 
 
-def _read_object(path: Path) -> dict[str, Any]:
+def read_object(path: Path) -> dict[str, Any]:
     try:
         doc = boundary.read_json(path)
     except boundary.InputError as exc:
@@ -316,10 +316,17 @@ def _response(doc: Mapping[str, Any]) -> ResponseRecord | None:
     )
 
 
+def is_reproduce_dir(path: Path) -> bool:
+    """A directory written by ``planproof reproduce eai`` (``reproduce.json``)."""
+    return (path / REPRODUCE_FILE).is_file() and not (path / SUMMARY_FILE).exists()
+
+
 def is_results_dir(path: Path) -> bool:
-    """A directory written by ``planproof run`` (``run.json``) or by an ``evaluate``
-    command (``summary.json`` without ``run.json``)."""
-    return path.is_dir() and ((path / RUN_FILE).exists() or (path / SUMMARY_FILE).exists())
+    """A directory written by ``planproof run`` (``run.json``), by an ``evaluate``
+    command (``summary.json`` without ``run.json``) or by ``reproduce eai``."""
+    return path.is_dir() and (
+        (path / RUN_FILE).exists() or (path / SUMMARY_FILE).exists() or is_reproduce_dir(path)
+    )
 
 
 def infer_module(summary: Mapping[str, Any]) -> str:
@@ -355,15 +362,11 @@ def load_run(path: Path) -> Run:
             f"{path}: not a results directory (it does not exist or is a file); "
             f"expected a directory with {EXPECTED}"
         )
-    if not is_results_dir(path) and (path / REPRODUCE_FILE).exists():
-        raise ReportError(
-            f"{path}: the output of planproof reproduce eai, which writes its own report "
-            f"({path / 'report.html'}); planproof report reads run and evaluate directories "
-            "(give those to reproduce eai with --run to see them beside the published models)"
-        )
+    if is_reproduce_dir(path):
+        raise ReportError(f"{path}: reproduce eai output holds several sections: load_runs")
     if not is_results_dir(path):
         raise ReportError(f"{path}: not a results directory; expected {EXPECTED}")
-    summary = _read_object(path / SUMMARY_FILE)
+    summary = read_object(path / SUMMARY_FILE)
     from_run = (path / RUN_FILE).exists()
     if not from_run:
         from planproof.report.episode_dirs import benchmark_of, load_benchmark_run
@@ -376,7 +379,7 @@ def load_run(path: Path) -> Run:
                 f"{path / SUMMARY_FILE}: not a summary planproof writes (it names no module "
                 f"or benchmark); expected {EXPECTED}"
             )
-    run_doc = _read_object(path / RUN_FILE) if from_run else _evaluate_info(summary)
+    run_doc = read_object(path / RUN_FILE) if from_run else _evaluate_info(summary)
     notes: list[str] = []
     raw_responses = read_jsonl(path / RESPONSES_FILE, notes)
     has_responses = raw_responses is not None
@@ -432,9 +435,19 @@ def find_run_dirs(paths: Iterable[Path]) -> list[Path]:
     return list(dict.fromkeys(out))
 
 
+def load_results(path: Path) -> list[Run]:
+    """The runs of one results directory: one, or one per table section of a
+    ``reproduce eai`` directory."""
+    if is_reproduce_dir(path):
+        from planproof.report.reproduced import load_reproduced
+
+        return load_reproduced(path)
+    return [load_run(path)]
+
+
 def load_runs(paths: Sequence[Path]) -> list[Run]:
-    """:func:`load_run` over :func:`find_run_dirs`; at least one run is required."""
+    """:func:`load_results` over :func:`find_run_dirs`; at least one run is required."""
     dirs = find_run_dirs(paths)
     if not dirs:
         raise ReportError("no run directories given")
-    return [load_run(d) for d in dirs]
+    return [run for d in dirs for run in load_results(d)]

@@ -27,6 +27,7 @@ class Column:
     guard: tuple[str, ...] = ()  # a count record; when all zero, the rate is undefined
     spread: tuple[str, ...] = ()  # a standard error, shown as "± s.e." after the value
     zero_if_absent: bool = False  # a count missing from its (present) parent record is 0
+    digits: int = 1  # decimals shown (a rate in %: 1; a correlation: 2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,7 +295,8 @@ def _fmt(col: Column, value: float | None, summary: Mapping[str, Any]) -> str:
     if col.count:
         return f"{value:,.0f}"
     spread = opt_float(dig(summary, *col.spread)) if col.spread else None
-    return f"{value:.1f}" if spread is None else f"{value:.1f} ± {spread * col.scale:.1f}"
+    shown = f"{value:.{col.digits}f}"
+    return shown if spread is None else f"{shown} ± {spread * col.scale:.{col.digits}f}"
 
 
 def metric_table(

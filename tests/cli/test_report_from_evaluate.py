@@ -106,3 +106,41 @@ def test_a_gold_only_report_drops_the_all_zero_error_chart(
     assert page.locator("div.coverage").count() == 0
     assert problems == []
     page.close()
+
+
+EAI_KINDS = [
+    (module, dataset)
+    for module in ("goal-interpretation", "subgoal-decomposition", "transition-modeling")
+    for dataset in ("virtualhome", "behavior")
+]
+
+
+def test_every_eai_evaluate_directory_gets_its_section(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The other three modules on both datasets (action sequencing is above): one page,
+    one section each, the paper's columns filled, two named tasks per section."""
+    from tests.report.dom import parse
+
+    for module, dataset in EAI_KINDS:
+        out = tmp_path / "results" / f"{module}-{dataset}"
+        argv = ["evaluate", module, "--dataset", dataset, "--gold", "--limit", "2"]
+        assert main([*argv, "--output", str(out), "--json"]) == 0
+    page = tmp_path / "page.html"
+    assert main(["report", str(tmp_path / "results"), "--output", str(page)]) == 0
+    capsys.readouterr()
+    doc = parse(page.read_text(encoding="utf-8"))
+    sections = {
+        (s.attrs.get("data-module"), s.attrs.get("data-dataset")): s
+        for s in doc.find_all("section")
+        if "group" in s.classes
+    }
+    assert set(sections) == set(EAI_KINDS)
+    for key, section in sections.items():
+        rows = section.find_all("details", "task")
+        assert len(rows) == 2, key
+        assert all(r.find("span", "tname").text() for r in rows), key
+        cells = [td.text() for td in section.find("table", "metrics").find_all("td")]
+        assert cells[1] == "2", key  # tasks scored
+        assert "100.0" in cells, key  # the gold scores full marks somewhere
+        assert section.find_all("svg", "chart"), key
