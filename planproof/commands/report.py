@@ -2,9 +2,9 @@
 directories — those of ``planproof run``/``demo`` and of every ``evaluate`` command (the
 EAI modules, TEACh, Housekeep, PARTNR; one section per benchmark) and of ``reproduce
 eai`` (its tables): paper-style tables with the models side by side, charts, and a
-per-task drill-down with task names and goals, failing tasks first. ``--output`` is a directory (the page is ``OUT/report.html``)
-or, when it ends in ``.html``, the page itself. Exit 0, or 2 when a directory is missing
-or holds no results."""
+per-task drill-down with task names and goals, failing tasks first. ``--output`` is a
+directory (the page is ``OUT/report.html``) or, when it ends in ``.html``, the page
+itself. Exit 0, or 2 when a directory is missing or holds no results."""
 
 from __future__ import annotations
 
