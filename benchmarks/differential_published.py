@@ -639,6 +639,53 @@ def agreement_table(result: Mapping[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def agreement_summary(result: Mapping[str, Any]) -> str:
+    """One row per model, one column per module: reference / planproof headline figure
+    on the same file or sample, and how many per-task disagreements are classed
+    (``unexplained`` ones and the reference's gold-test exclusions counted apart)."""
+    modules = list(result["cells"])
+    heads = {
+        "goal-interpretation": "overall F1",
+        "action-sequencing": "task success",
+        "subgoal-decomposition": "task success",
+        "transition-modeling": "object-states F1 (counted as the reference / own)",
+    }
+    lines = [
+        "| model | " + " | ".join(f"{m}: {heads.get(m, '')}" for m in modules) + " |",
+        "|---" * (len(modules) + 1) + "|",
+    ]
+    models = sorted({m for by in result["cells"].values() for m in by}, key=str)
+    for model in models:
+        cells = []
+        for module in modules:
+            c = result["cells"][module].get(model)
+            if c is None:
+                cells.append("not run")
+                continue
+            fig = AGREEMENT_FIGURES[module][0]
+            pp = planproof_figures(module, c["planproof_summary"])
+            ref, mine = c["reference"].get(fig), pp.get(fig)
+            text = f"{ref:.1f} / {mine:.1f}" if ref is not None and mine is not None else "—"
+            if module == "transition-modeling":
+                text += f" / {pp.get(fig.replace('_f1', '_own_f1'), float('nan')):.1f}"
+            counts = c["disagreements"]
+            unexplained = sum(
+                v for k, v in counts.items() if "unexplained" in k or k == "simulator"
+            )
+            skipped = counts.get("gold-test", 0) + counts.get(
+                "reference-skips-unparsable-response", 0
+            )
+            classed = sum(counts.values()) - unexplained - skipped
+            sample = c.get("sample")
+            text += f" ({sample['tasks']}/{sample['of']})" if sample else ""
+            text += f"; classed {classed}"
+            text += f", not compared {skipped}" if skipped else ""
+            text += f", **unexplained {unexplained}**" if unexplained else ""
+            cells.append(text)
+        lines.append(f"| {MODELS.get(model, model)} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def markdown(result: Mapping[str, Any]) -> str:
     lines = ["# planproof vs the published reference (virtualhome-eval 0.1.1)", ""]
     lines += ["Each cell: reference / planproof. Classes: docs/reference-differences.md.", ""]
@@ -659,6 +706,7 @@ def markdown(result: Mapping[str, Any]) -> str:
                 f"| {MODELS.get(model, model)} | {size} | " + " | ".join(vals) + f" | {dis} |"
             )
         lines.append("")
+    lines += ["## Agreement per model", "", agreement_summary(result)]
     lines += ["## Table of agreement", "", agreement_table(result)]
     by_cls = Counter((d["module"], d["cls"]) for d in result["disagreements"])
     lines += ["## Disagreements by class", ""]
