@@ -98,9 +98,16 @@ def _outside_relevant(text: str, task: Any) -> bool:
 
 
 def goal_interpretation_class(
-    kind: str, ref: Mapping[str, int], pp: Mapping[str, int], several: bool, outside: bool = False
+    kind: str,
+    ref: Mapping[str, int],
+    pp: Mapping[str, int],
+    several: bool,
+    *,
+    outside: bool = False,
+    malformed: int = 0,
 ) -> str:
-    """The cause of one (task, goal type) difference in (TP, FP, FN)."""
+    """The cause of one (task, goal type) difference in (TP, FP, FN); ``malformed``: how
+    many items of this type planproof reported as format errors (not scored)."""
     if kind == "action" and ref.get("TP", 0) > pp["tp"] and ref.get("FN", 0) < pp["fn"]:
         return "alternative-matched-repeatedly"
     if kind != "action" and ref.get("TP", 0) < pp["tp"] and several:
@@ -114,6 +121,8 @@ def goal_interpretation_class(
         and ref.get("TP", 0) == pp["tp"]
     ):
         return "object-outside-relevant-set"
+    if malformed and ref.get("FP", 0) - pp["fp"] == malformed and ref.get("TP", 0) == pp["tp"]:
+        return "malformed-item-counted"
     return "unexplained"
 
 
@@ -153,7 +162,13 @@ def classify_goal_interpretation(
             pc = res.counts.get(pk)
             pd = pc.to_dict() if pc is not None else {"tp": 0, "fp": 0, "fn": 0}
             if tuple(rc.get(k, 0) for k in ("TP", "FP", "FN")) != (pd["tp"], pd["fp"], pd["fn"]):
-                cls = goal_interpretation_class(rk, rc, pd, several, outside)
+                field = {"state": "state:", "relation": "relation:", "action": "action:"}[pk]
+                malformed = sum(
+                    1 for i in res.issues if i.kind == "format" and field in str(i.item)
+                )
+                cls = goal_interpretation_class(
+                    rk, rc, pd, several, outside=outside, malformed=malformed
+                )
                 out.append(
                     Disagreement("goal-interpretation", file.model, ident, f"{cls}:{pk}", rc, pd)
                 )

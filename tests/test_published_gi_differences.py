@@ -62,3 +62,17 @@ def test_one_name_several_objects_with_single_quotes(tmp_path: Path) -> None:
     }
     classes = _classes("gemini-1.0-pro", "120_1", ref, tmp_path)
     assert set(classes) == {"one-name-several-objects:state"}
+
+
+def test_malformed_item_is_a_false_positive_there(tmp_path: Path) -> None:
+    """21_2 (Watch TV), Llama 3 8B: ``{"name": "character", "state": []}`` and
+    ``{"name": "television", "state": ["ON", "CLEAN", "PLUGGED_IN"]}``. The reference
+    scores each as one false positive (state FP 6); planproof reports them as format
+    errors and scores the well-formed items only (FP 4)."""
+    ref = {
+        "node": {"TP": 0, "FP": 6, "FN": 2},
+        "edge": {"TP": 1, "FP": 2, "FN": 0},
+        "action": {"TP": 1, "FP": 2, "FN": 0},
+    }
+    classes = _classes("llama-3-8b-chat", "21_2", ref, tmp_path)
+    assert set(classes) == {"malformed-item-counted:state"}
