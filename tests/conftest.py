@@ -36,6 +36,13 @@ def pytest_configure(config: pytest.Config) -> None:
     (``$PLANPROOF_REFERENCE_ENVS`` chooses another place). A current venv already in the
     user cache is reused, never written."""
     os.environ.setdefault(REFERENCE_ENVS, str(_reference_envs(config)))
+    # ``-n 2`` spreads tests by load; tests marked ``xdist_group`` (the Ray tests, which
+    # start a whole Ray runtime per worker) then share one worker. An explicit --dist wins.
+    if not any(str(a).startswith("--dist") for a in config.invocation_params.args):
+        if getattr(config.option, "dist", "no") == "load":  # the controller
+            config.option.dist = "loadgroup"
+        if hasattr(config, "workerinput"):  # a worker: its test ids name their group
+            config.option.loadgroup = True
 
 
 def pytest_report_header(config: pytest.Config) -> str:

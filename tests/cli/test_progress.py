@@ -4,6 +4,9 @@ input, so the test bounds work; what it checks is that the bar is drawn at all."
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from planproof.commands.progress import running_total
@@ -37,7 +40,7 @@ LONG_COMMANDS: dict[str, tuple[list[str], str]] = {
 
 
 @pytest.mark.parametrize("command", sorted(LONG_COMMANDS))
-def test_a_long_command_draws_progress_on_a_terminal_only(command: str, tmp_path: object) -> None:
+def test_a_long_command_draws_progress_on_a_terminal_only(command: str) -> None:
     argv, title = LONG_COMMANDS[command]
     argv = [*argv, "--json"]
     on_tty, terminal = planproof_on_a_terminal(*argv)
@@ -53,3 +56,61 @@ def test_a_running_total_advances_by_the_difference() -> None:
     for total in (3, 3, 10, 12):
         to(total)
     assert steps == [3, 0, 7, 2] and sum(steps) == 12
+
+
+def _counter(tmp_path: Path, bits: int) -> tuple[str, str]:
+    """A binary counter whose only plan counts from 0 to 2**bits - 1: legal, solvable,
+    and far beyond any planner within a second at 20 bits (a million steps)."""
+    acts = []
+    for i in range(bits):
+        low = range(i)
+        pre = " ".join([f"(z b{i})", *(f"(one b{j})" for j in low)])
+        eff = " ".join(
+            [f"(one b{i})", f"(not (z b{i}))", *(f"(z b{j}) (not (one b{j}))" for j in low)]
+        )
+        acts.append(
+            f"(:action inc{i} :parameters () :precondition (and {pre}) :effect (and {eff}))"
+        )
+    domain = tmp_path / "counter.pddl"
+    domain.write_text(
+        "(define (domain counter) (:requirements :strips) (:predicates (one ?b) (z ?b))\n"
+        + "\n".join(acts)
+        + ")"
+    )
+    names = " ".join(f"b{i}" for i in range(bits))
+    problem = tmp_path / "p.pddl"
+    problem.write_text(
+        f"(define (problem c) (:domain counter) (:objects {names}) "
+        f"(:init {' '.join(f'(z b{i})' for i in range(bits))}) "
+        f"(:goal (and {' '.join(f'(one b{i})' for i in range(bits))})))"
+    )
+    return str(domain), str(problem)
+
+
+@pytest.mark.parametrize("engine", ["pyperplan", "fast-downward"])
+def test_plan_honours_its_time_limit_on_legal_but_endless_work(engine: str, tmp_path: Path) -> None:
+    domain, problem = _counter(tmp_path, 20)
+    r = planproof("plan", "--domain", domain, "--problem", problem, "--engine", engine,
+                  "--timeout", "1", "--json")  # fmt: skip
+    doc = json.loads(r.out)
+    assert r.code == 1 and doc["status"] == "timeout", r.out[-300:]
+    small_domain, small_problem = _counter(tmp_path, 3)  # the same task, 7 steps: solved
+    ok = planproof("plan", "--domain", small_domain, "--problem", small_problem,
+                   "--engine", engine, "--json")  # fmt: skip
+    assert ok.code == 0 and len(json.loads(ok.out)["plan"]) == 7
+
+
+@pytest.mark.parametrize("command", ["sat", "entails"])
+def test_ltl_solving_honours_its_time_limit(command: str, tmp_path: Path) -> None:
+    """Pigeonhole over 30 pigeons and 29 holes: unsatisfiable, and far beyond Z3 in
+    50 ms; the answer is "unknown" (exit 3), not a wait."""
+    universe = tmp_path / "u.json"
+    objects = {f"p.{i}": ["pigeon"] for i in range(30)} | {f"h.{i}": ["hole"] for i in range(29)}
+    universe.write_text(json.dumps(objects))
+    php = (
+        "(forall x - pigeon. exists y - hole. in(x, y)) and "
+        "(forall y - hole. ((forn 0 x - pigeon. in(x, y)) or (forn 1 x - pigeon. in(x, y))))"
+    )
+    formulas = [php] if command == "sat" else [php, "false"]
+    r = planproof("ltl", command, *formulas, "--universe", str(universe), "--timeout", "0.05")
+    assert r.code == 3 and "unknown (solver time limit reached)" in r.out, r.err[-300:]

@@ -19,7 +19,7 @@ from planproof.runs.published_sweep import Cell, evaluate_cell
 from tests.executor import tasks
 from tests.helpers import needed_resource
 
-# All Ray tests share one worker of a parallel run (``--dist loadgroup``): each worker
+# All Ray tests share one worker of a parallel run (tests/conftest.py): each worker
 # that runs one starts a whole Ray runtime (GCS, raylet, agents, workers), and Ray gives
 # its node 30 s of wall clock to come up; two runtimes starting at once on a loaded
 # machine is what made these tests fail now and then.
