@@ -273,3 +273,23 @@ def test_plan_names_a_grounding_too_large_to_print(
     doc = json.loads(capsys.readouterr().out)
     assert doc["error"] == "too-large" and doc["ground_actions"] == "about 1.0e+64"
     assert "about 1.0e+64 ground actions, over the limit of 20,000,000" in doc["message"]
+
+
+def test_a_long_trace_parses_each_atom_text_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """100,000 states of the same atom cost two parses (issue 18: ``ltl check`` spent
+    8.7 s of CPU parsing one atom 200,001 times); equal atoms are one shared object."""
+    from planproof.ltl import io
+
+    n = 100_000
+    doc = {"actions": ["go(a.1)"] * n, "states": [["on(a.1)"]] * (n + 1)}
+    calls: list[str] = []
+    real = io.parse
+
+    def counting(text: str) -> object:  # the real parser, counted
+        calls.append(text)
+        return real(text)
+
+    monkeypatch.setattr(io, "parse", counting)
+    trace, _ = io.trace_from_json(doc)
+    assert sorted(calls) == ["go(a.1)", "on(a.1)"]
+    assert len(trace) == n + 1 and len({id(a) for s in trace.states for a in s}) == 1
