@@ -34,10 +34,12 @@ from planproof.ltl.ast import Atom, Formula, Not
 from planproof.ltl.errors import LTLError
 from planproof.ltl.printer import to_text
 from planproof.ltl.simplify import conj
+from planproof.ltl.trace import State, Universe
 from planproof.metrics.action_sequencing import TaskResult, evaluate_actions
 from planproof.metrics.action_sequencing import summarize as summarize_actions
 from planproof.metrics.goal_interpretation import action_names, axioms_for, focus_universe
 from planproof.simulators.core import Action, Bound, ErrorKind, StepError, Task, replay
+from planproof.simulators.core.logic import Facts
 from planproof.simulators.core.replay import action_atom
 from planproof.simulators.core.search import (
     DEFAULT_DEPTH,
@@ -45,6 +47,7 @@ from planproof.simulators.core.search import (
     SearchResult,
     focus_objects,
     formula_goal,
+    ground_literals,
     search,
 )
 
@@ -122,19 +125,47 @@ def _atoms(f: Formula) -> list[Formula]:
     return [a for a in walk(f) if isinstance(a, Atom)]
 
 
-def unsatisfiable(task: Task, f: Formula, timeout: float = 2.0) -> bool:
-    """Whether Z3 proves that no state satisfies ``f``'s state part under the axioms."""
+def unsatisfiable(
+    task: Task, f: Formula, timeout: float = 2.0, *, near: State | None = None
+) -> bool:
+    """Whether Z3 proves that no state satisfies ``f``'s state part under the axioms.
+
+    With ``near`` (a state), a witness is tried first: ``near`` with ``f``'s literals
+    made true. When it satisfies ``f`` and every axiom, Z3 could not prove
+    unsatisfiability (it would answer sat), so it is not asked: the answer is the same,
+    without a solver context per subgoal."""
     from planproof.ltl.smt import satisfiable
 
     state = _state_part(f, action_names(task.world))
     if state is None:
         return False
     universe = focus_universe(task.world, state)
+    axioms = axioms_for(task, universe)
+    if near is not None and _witnessed(task, state, universe, axioms, near):
+        return False
     try:
-        res = satisfiable(state, universe, axioms_for(task, universe), timeout=timeout)
+        res = satisfiable(state, universe, axioms, timeout=timeout)
     except LTLError:
         return False
     return not res.sat and not res.unknown
+
+
+def _witnessed(
+    task: Task, f: Formula, universe: Universe, axioms: Sequence[Formula], near: State
+) -> bool:
+    """Whether ``near`` with ``f``'s literals imposed (every atom a free proposition, as
+    Z3 reads them) satisfies ``f`` and ``axioms``; False for other formulas or any
+    construct the interpreter does not read (Z3 then decides)."""
+    literals = ground_literals(f)
+    if literals is None:
+        return False
+    pos, neg = literals
+    assignment = (near | task.world.static | frozenset(pos)) - frozenset(neg)
+    facts = Facts(assignment, frozenset(), universe)
+    try:
+        return facts.holds(f, {}) and all(facts.holds(ax, {}) for ax in axioms)
+    except (ValueError, KeyError, TypeError):
+        return False
 
 
 def _diagnose(task: Task, prefix: Sequence[Action], f: Formula) -> StepError:
@@ -214,12 +245,12 @@ def _memo_for(world: object) -> dict[tuple[object, ...], SearchResult]:
     return _per_world(_MEMO, world)
 
 
-def _unsat(memo: dict[Formula, bool], task: Task, f: Formula) -> bool:
+def _unsat(memo: dict[Formula, bool], task: Task, f: Formula, near: State) -> bool:
     hit = memo.get(f)
     if hit is None:
         if len(memo) >= _MEMO_LIMIT:
             memo.clear()
-        hit = memo[f] = unsatisfiable(task, f)
+        hit = memo[f] = unsatisfiable(task, f, near=near)
     return hit
 
 
@@ -246,7 +277,7 @@ def refine(
         key = (state, f, depth, mode, max_states, check_unsat, all_objects)
         res = memo.get(key)
         if res is None:
-            if check_unsat and not goal(state, None) and _unsat(unsat, task, f):
+            if check_unsat and not goal(state, None) and _unsat(unsat, task, f, state):
                 res = SearchResult("unsatisfiable")
             else:
                 res = search(

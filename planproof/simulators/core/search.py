@@ -37,6 +37,7 @@ __all__ = [
     "focus_objects",
     "formula_goal",
     "ground_actions",
+    "ground_literals",
     "search",
 ]
 
@@ -117,7 +118,7 @@ def formula_goal(world: World, f: Formula) -> GoalTest:
     action."""
     acts = frozenset(n for n in world.domain.operators if n not in world.domain.predicates)
     static, universe = world.static, world.universe
-    literals = _ground_literals(f)
+    literals = ground_literals(f)
     if literals is not None:
         return _literal_goal(literals[0], literals[1], acts, static)
 
@@ -128,7 +129,7 @@ def formula_goal(world: World, f: Formula) -> GoalTest:
     return test
 
 
-def _ground_literals(f: Formula) -> tuple[tuple[Atom, ...], tuple[Atom, ...]] | None:
+def ground_literals(f: Formula) -> tuple[tuple[Atom, ...], tuple[Atom, ...]] | None:
     """(positive, negated) atoms of a conjunction of ground literals (most subgoals are
     one), or None for any other formula."""
     pos: list[Atom] = []
@@ -351,7 +352,7 @@ def _next_state(
 def _beyond(world: World, f: Formula, start: State, pool: Sequence[Bound], depth: int) -> bool:
     """Whether no path of at most ``depth`` actions of ``pool`` reaches ``f`` (a sound
     lower bound, :mod:`planproof.simulators.core.search_bound`, exceeds it)."""
-    literals = _ground_literals(f)
+    literals = ground_literals(f)
     if literals is None:
         return False
     acts = frozenset(n for n in world.domain.operators if n not in world.domain.predicates)
