@@ -196,3 +196,37 @@ def test_the_bound_never_exceeds_a_known_path(seed: int) -> None:
             continue
         goal = rng.sample(new, min(len(new), rng.randint(1, 6)))
         assert lower_bound(world, goal, task.initial, pool, acts, above=0) <= k, goal
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000))
+def test_witness_gives_z3s_verdict(seed: int) -> None:
+    """The witness that spares the Z3 query never hides an unsatisfiable subgoal: with
+    and without it, :func:`unsatisfiable` answers the same, on conjunctions of the
+    exclusive and exhaustive VirtualHome states (the axioms' atoms) and other fluents."""
+    from planproof.ltl.ast import Not
+    from planproof.metrics.subgoal_decomposition import unsatisfiable
+
+    rng = random.Random(seed)
+    task = rng.choice(_tasks())
+    objs = _objects(task)
+    states = ["closed", "open", "on", "off", "plugged_in", "plugged_out", "clean", "dirty"]
+    parts: list[Formula] = []
+    for _ in range(rng.randint(1, 4)):
+        if rng.random() < 0.7:
+            a = Atom(rng.choice(states), (Const(rng.choice(objs)),))
+        else:
+            a = Atom("next_to", (Const(AGENT), Const(rng.choice(objs))))
+        parts.append(Not(a) if rng.random() < 0.3 else a)
+    f = And(tuple(parts)) if len(parts) > 1 else parts[0]
+    assert unsatisfiable(task, f, near=task.initial) == unsatisfiable(task, f)
+
+
+def test_witness_leaves_unsatisfiable_subgoals_to_z3() -> None:
+    from planproof.metrics.subgoal_decomposition import unsatisfiable
+
+    task = _tasks()[0]
+    o = Const(_objects(task)[0])
+    both = And((Atom("on", (o,)), Atom("off", (o,))))
+    assert unsatisfiable(task, both, near=task.initial)
+    assert not unsatisfiable(task, Atom("on", (o,)), near=task.initial)
