@@ -10,7 +10,8 @@ unsupported); a timeout or an engine error depends on the machine and its load, 
 asked again. The store is one SQLite file in the user cache, safe for concurrent worker
 processes; a cache that cannot be opened is skipped (the planner is then simply called).
 ``PLANPROOF_PLAN_CACHE=off`` turns it off for a process and its workers (the test suite
-does, so that its planner tests always run the planner).
+does, so that its planner tests always run the planner); ``PLANPROOF_PLAN_CACHE_PATH``
+names another file (a benchmark starts from an empty one without touching the user's).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ FORMAT = 1
 are then never read."""
 FILE_NAME = "planner-cache.sqlite3"
 ENV_SWITCH = "PLANPROOF_PLAN_CACHE"
+ENV_PATH = "PLANPROOF_PLAN_CACHE_PATH"
 KEPT = frozenset({PlanStatus.SOLVED, PlanStatus.UNSOLVABLE, PlanStatus.UNSUPPORTED})
 
 
@@ -89,7 +91,7 @@ class PlanCache:
         if not enabled:
             return
         try:
-            self.path = path if path is not None else cache_dir() / FILE_NAME
+            self.path = path if path is not None else _default_path()
             self._con = _connect(self.path)
         except (OSError, sqlite3.Error, DataUnavailableError):
             self._con = None
@@ -119,6 +121,11 @@ class PlanCache:
                 )
         except sqlite3.Error:
             pass  # a full or locked disk costs a re-plan next time, nothing else
+
+
+def _default_path() -> Path:
+    other = os.environ.get(ENV_PATH, "").strip()
+    return Path(other) if other else cache_dir() / FILE_NAME
 
 
 _CACHES: dict[Path | None, PlanCache] = {}

@@ -74,3 +74,14 @@ def test_switched_off_cache_keeps_nothing(tmp_path: Path) -> None:
     store = PlanCache(tmp_path / "plans.sqlite3", enabled=False)
     store.put("u", PlanResult("fast-downward", PlanStatus.UNSOLVABLE))
     assert store.get("u") is None and not (tmp_path / "plans.sqlite3").exists()
+
+
+def test_cache_path_from_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``PLANPROOF_PLAN_CACHE_PATH`` puts the store in another file (a cold benchmark)."""
+    from planproof.pddl.planners import PlanResult
+
+    monkeypatch.setenv("PLANPROOF_PLAN_CACHE_PATH", str(tmp_path / "cold.sqlite3"))
+    store = PlanCache()
+    store.put("k", PlanResult("fast-downward", PlanStatus.UNSOLVABLE))
+    assert (tmp_path / "cold.sqlite3").exists()
+    assert PlanCache(tmp_path / "cold.sqlite3").get("k") is not None
