@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from planproof.cli import main
+from tests.cli.browser_page import assert_charts_drawn, assert_fits, open_page
 from tests.report.test_browser import browser  # noqa: F401 -- the chromium fixture
 
 pytestmark = pytest.mark.data
@@ -39,18 +40,6 @@ def evaluated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def _open(browser: Any, page_file: Path) -> tuple[Any, list[str]]:  # noqa: F811
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    problems: list[str] = []
-    page.on(
-        "console",
-        lambda m: problems.append(m.text) if m.type in ("error", "warning") else None,
-    )
-    page.on("pageerror", lambda e: problems.append(str(e)))
-    page.goto(page_file.as_uri(), wait_until="load")
-    return page, problems
-
-
 def test_report_of_evaluate_directories_in_a_browser(
     evaluated: Path,
     browser: Any,  # noqa: F811
@@ -59,7 +48,7 @@ def test_report_of_evaluate_directories_in_a_browser(
     out = evaluated / "report"
     assert main(["report", str(evaluated), "--output", str(out), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["runs"] == 2
-    page, problems = _open(browser, out / "report.html")
+    page, problems, _ = open_page(browser, out / "report.html")
     section = page.locator("section[data-module=action-sequencing][data-dataset=virtualhome]")
     assert section.count() == 1
 
@@ -75,20 +64,8 @@ def test_report_of_evaluate_directories_in_a_browser(
     goal = first.locator("div.goal code")
     assert goal.is_visible() and "washing_machine.1001" in goal.inner_text()
 
-    # every table fits the page: no horizontal scrolling anywhere
-    widths = page.evaluate(
-        "() => [document.documentElement.scrollWidth, window.innerWidth,"
-        " ...[...document.querySelectorAll('.scroll')].map(e => e.scrollWidth - e.clientWidth)]"
-    )
-    assert widths[0] <= widths[1], widths
-    assert all(extra <= 0 for extra in widths[2:]), widths
-
-    # no empty chart: each one draws at least one bar longer than zero
-    charts = section.locator("svg.chart")
-    assert charts.count() >= 1
-    for i in range(charts.count()):
-        bars = charts.nth(i).locator("rect")
-        assert any(float(bars.nth(j).get_attribute("width") or 0) > 0 for j in range(bars.count()))
+    assert_fits(page)  # every table fits the page: no horizontal scrolling anywhere
+    assert assert_charts_drawn(section) >= 1  # no empty chart
     assert problems == []
     page.close()
 
@@ -99,7 +76,7 @@ def test_a_gold_only_report_drops_the_all_zero_error_chart(
 ) -> None:
     out = evaluated / "gold-report.html"
     assert main(["report", str(evaluated / "gold"), "--output", str(out)]) == 0
-    page, problems = _open(browser, out)
+    page, problems, _ = open_page(browser, out)
     titles = page.locator("figcaption").all_inner_texts()
     assert not any("Error taxonomy" in t for t in titles), titles
     assert any("Goal success" in t for t in titles)

@@ -22,6 +22,12 @@ from hypothesis import strategies as st
 
 from planproof.cli import main
 from planproof.report import build_report
+from tests.cli.browser_page import (
+    assert_charts_drawn,
+    assert_filter_hides_solved,
+    assert_fits,
+    open_page,
+)
 from tests.cli.helpers import planproof
 from tests.report.dom import Element, parse
 from tests.report.test_browser import browser  # noqa: F401 -- the chromium fixture
@@ -372,29 +378,10 @@ def test_benchmark_report_in_a_browser(dirs: Dirs, browser: Any) -> None:  # noq
     out = dirs.root / "browser.html"
     argv = [str(d) for d in (dirs.teach, dirs.teach_some, dirs.housekeep, dirs.partnr)]
     assert main(["report", *argv, str(dirs.partnr_some), "--output", str(out)]) == 0
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    problems: list[str] = []
-    requests: list[str] = []
-    page.on(
-        "console",
-        lambda m: problems.append(m.text) if m.type in ("error", "warning") else None,
-    )
-    page.on("pageerror", lambda e: problems.append(str(e)))
-    page.on("request", lambda r: requests.append(r.url))
-    page.goto(out.as_uri(), wait_until="load")
-
+    page, problems, requests = open_page(browser, out)
     assert page.locator("section.group").count() == 3
-    widths = page.evaluate(
-        "() => [document.documentElement.scrollWidth, window.innerWidth,"
-        " ...[...document.querySelectorAll('.scroll')].map(e => e.scrollWidth - e.clientWidth)]"
-    )
-    assert widths[0] <= widths[1], widths
-    assert all(extra <= 0 for extra in widths[2:]), widths
-    charts = page.locator("svg.chart")
-    assert charts.count() >= 6
-    for i in range(charts.count()):
-        bars = charts.nth(i).locator("rect")
-        assert any(float(bars.nth(j).get_attribute("width") or 0) > 0 for j in range(bars.count()))
+    assert_fits(page)
+    assert assert_charts_drawn(page) >= 6
 
     section = page.locator("section[data-module=partnr]")
     rows = section.locator("details.task")
@@ -405,12 +392,7 @@ def test_benchmark_report_in_a_browser(dirs: Dirs, browser: Any) -> None:  # noq
     assert err.is_visible() and err.inner_text().strip()
     assert first.locator("ol.trace").first.is_visible()  # an agent's actions
 
-    teach = page.locator("section[data-module=teach]")
-    teach_rows = teach.locator("details.task")
-    before = sum(teach_rows.nth(i).is_visible() for i in range(teach_rows.count()))
-    teach.locator("input.only-fail").check()
-    after = sum(teach_rows.nth(i).is_visible() for i in range(teach_rows.count()))
-    assert after == teach.locator("details.task:not(.allok)").count() < before
+    assert_filter_hides_solved(page.locator("section[data-module=teach]"))
 
     assert problems == []
     assert all(u.startswith(("file:", "data:")) for u in requests), requests

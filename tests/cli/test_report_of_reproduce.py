@@ -14,6 +14,7 @@ import pytest
 
 from planproof.cli import main
 from planproof.report import build_report
+from tests.cli.browser_page import assert_fits, open_page
 from tests.cli.test_report_of_benchmarks import MARKUP, TAGS
 from tests.report.dom import Element, parse
 from tests.report.test_browser import browser  # noqa: F401 -- the chromium fixture
@@ -106,18 +107,8 @@ def test_reproduce_section_fits_the_page(
 ) -> None:
     page_file = tmp_path / "page.html"
     assert main(["report", str(reproduced), "--output", str(page_file)]) == 0
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    problems: list[str] = []
-    page.on(
-        "console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None
-    )
-    page.goto(page_file.as_uri(), wait_until="load")
-    widths = page.evaluate(
-        "() => [document.documentElement.scrollWidth, window.innerWidth,"
-        " ...[...document.querySelectorAll('.scroll')].map(e => e.scrollWidth - e.clientWidth)]"
-    )
-    assert widths[0] <= widths[1], widths
-    assert all(extra <= 0 for extra in widths[2:]), widths
+    page, problems, _ = open_page(browser, page_file)
+    assert_fits(page)
     assert page.locator("section[data-module=reproduce] table.metrics").count() >= 4
     assert problems == []
     page.close()
