@@ -45,10 +45,14 @@ def test_reproduce_output_is_a_section(
     reproduced: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     doc_json = json.loads((reproduced / "reproduce.json").read_text(encoding="utf-8"))
+    teach = tmp_path / "teach"  # kinds mix: each is its own section of the one page
+    assert main(["evaluate", "teach", "--output", str(teach), "--json"]) == 0
     page = tmp_path / "page.html"
-    assert main(["report", str(reproduced), "--output", str(page)]) == 0
+    assert main(["report", str(reproduced), str(teach), "--output", str(page)]) == 0
     capsys.readouterr()
     doc = parse(page.read_text(encoding="utf-8"))
+    groups = [s.attrs.get("data-module") for s in doc.find_all("section") if "group" in s.classes]
+    assert groups.count("teach") == 1 and "reproduce" in groups
     section = _section(doc, "goal-interpretation")
     assert "EAI paper reproduced — goal interpretation" in section.find("h2").text()
     assert section.find_all("h3") == []  # no per-task list: reproduce.json keeps none
