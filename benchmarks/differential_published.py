@@ -295,6 +295,8 @@ def classify_subgoal_task(ref: Mapping[str, Any], mine: Any) -> str | None:
         return "unknown-primitive"
     if category in ("Runtime", "GoalUnreachable") and mine.executable:
         return "refinement-search"
+    if ref_exec and mine.executable and ref_ok and not mine.success:
+        return "refinement-choice"
     if ref_exec and not mine.executable:
         if any(f"next_to(character.65, {room}." in message for room in ROOMS):
             return "next-to-a-room"

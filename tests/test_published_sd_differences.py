@@ -144,3 +144,19 @@ def test_translator_rule_walks_into_the_toilet() -> None:
         "'[SIT] <toilet> (1000)']], [], {})",
     }
     assert classify_subgoal_task(ref, mine) == "translator-rule"
+
+
+def test_refinement_choice_lies_down() -> None:
+    """473_1 (Relax on sofa), Gemini 1.0 Pro: ``ONTOP(character.65, couch.352)``. The
+    reference's translator makes it ``SIT(couch)``; planproof's search returns the first
+    refinement that reaches the literal, ``lie(couch)``. Both execute, but the task's goal
+    ``sitting`` then holds only in the reference."""
+    mine = _trajectory("gemini-1.0-pro", "473_1")
+    assert mine.executable and not mine.success
+    assert [str(a) for a in mine.actions][-1] == "lie(couch.352)"
+    ref = {
+        "success": True,
+        "info": "('Correct', True, [['[FIND] <couch> (352)', '[FIND] <couch> (352)', "
+        "'[SIT] <couch> (352)']], [], {})",
+    }
+    assert classify_subgoal_task(ref, mine) == "refinement-choice"
