@@ -293,3 +293,24 @@ def test_a_long_trace_parses_each_atom_text_once(monkeypatch: pytest.MonkeyPatch
     trace, _ = io.trace_from_json(doc)
     assert sorted(calls) == ["go(a.1)", "on(a.1)"]
     assert len(trace) == n + 1 and len({id(a) for s in trace.states for a in s}) == 1
+
+
+@pytest.mark.parametrize("section", [":goal", ":init"])
+def test_verify_refuses_a_problem_with_an_undefined_predicate(
+    section: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The issue's suspect case: a problem using a predicate the domain does not declare
+    is bad input (exit 2), not a VALID plan."""
+    import re
+
+    text = (PDDL / "browse_internet.pddl").read_text(encoding="utf-8")
+    pattern = r"\(:goal\s*\(and" if section == ":goal" else r"\(:init"
+    head = "(:goal (and" if section == ":goal" else "(:init"
+    bad = re.sub(pattern, head + " (no_such_predicate computer)", text, count=1)
+    assert bad != text
+    problem = tmp_path / "p.pddl"
+    problem.write_text(bad, encoding="utf-8")
+    argv = ["verify", "--domain", str(PDDL / "virtualhome.pddl"), "--problem", str(problem)]
+    assert main([*argv, "--plan", str(PDDL / "browse_internet.plan")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("planproof: error: ") and "unknown predicate no_such_predicate" in err
