@@ -20,6 +20,14 @@ from tests.helpers import needed_resource
 pytestmark = pytest.mark.data
 
 
+def _recorded(*counts: tuple[int, int, int]) -> dict[str, Any]:
+    """The reference's recorded (TP, FP, FN) for node, edge and action goals."""
+    return {
+        kind: dict(zip(("TP", "FP", "FN"), c, strict=True))
+        for kind, c in zip(("node", "edge", "action"), counts, strict=True)
+    }
+
+
 def _classes(model: str, ident: str, ref: dict[str, Any], tmp: Path) -> dict[str, Any]:
     files = needed_resource(
         lambda: published_files("goal-interpretation", "virtualhome"),
@@ -41,11 +49,7 @@ def test_object_outside_the_reference_map_is_dropped_there(tmp_path: Path) -> No
     ``sink`` is a hallucination there and the item is dropped; planproof finds the sink in
     the scene and counts a false positive (relation FP 2 against 1)."""
     assert "sink" not in reference_names()["549_2"]
-    ref = {
-        "node": {"TP": 0, "FP": 2, "FN": 0},
-        "edge": {"TP": 0, "FP": 1, "FN": 0},
-        "action": {"TP": 1, "FP": 2, "FN": 0},
-    }
+    ref = _recorded((0, 2, 0), (0, 1, 0), (1, 2, 0))
     classes = _classes("gpt-3.5-turbo-0125", "549_2", ref, tmp_path)
     assert set(classes) == {"object-outside-relevant-set:relation"}
     assert classes["object-outside-relevant-set:relation"][1]["fp"] == 2
@@ -55,11 +59,7 @@ def test_one_name_several_objects_with_single_quotes(tmp_path: Path) -> None:
     """120_1 (Turn on light), Gemini 1.0 Pro writes ``'light'`` twice in single quotes
     (the reference turns ``'`` into ``"``); as for GPT-4o, the reference keeps one light,
     planproof matches both (state TP 2 against 1)."""
-    ref = {
-        "node": {"TP": 1, "FP": 0, "FN": 3},
-        "edge": {"TP": 0, "FP": 0, "FN": 0},
-        "action": {"TP": 0, "FP": 2, "FN": 0},
-    }
+    ref = _recorded((1, 0, 3), (0, 0, 0), (0, 2, 0))
     classes = _classes("gemini-1.0-pro", "120_1", ref, tmp_path)
     assert set(classes) == {"one-name-several-objects:state"}
 
@@ -69,10 +69,6 @@ def test_malformed_item_is_a_false_positive_there(tmp_path: Path) -> None:
     ``{"name": "television", "state": ["ON", "CLEAN", "PLUGGED_IN"]}``. The reference
     scores each as one false positive (state FP 6); planproof reports them as format
     errors and scores the well-formed items only (FP 4)."""
-    ref = {
-        "node": {"TP": 0, "FP": 6, "FN": 2},
-        "edge": {"TP": 1, "FP": 2, "FN": 0},
-        "action": {"TP": 1, "FP": 2, "FN": 0},
-    }
+    ref = _recorded((0, 6, 2), (1, 2, 0), (1, 2, 0))
     classes = _classes("llama-3-8b-chat", "21_2", ref, tmp_path)
     assert set(classes) == {"malformed-item-counted:state"}
