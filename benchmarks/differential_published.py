@@ -293,6 +293,10 @@ def classify_subgoal_task(ref: Mapping[str, Any], mine: Any) -> str | None:
     message = str(mine.error.message) if mine.error is not None else ""
     if category == "Hallucination" and UNKNOWN_PRIMITIVE.search(info):
         return "unknown-primitive"
+    if category == "NotParseable" and info.startswith(
+        ("('NotParseable', \"", "('NotParseable', '")
+    ):
+        return "reference-exception"  # evaluate_task's catch-all: str(exception), not a report
     if category in ("Runtime", "GoalUnreachable") and mine.executable:
         return "refinement-search"
     if ref_exec and mine.executable and ref_ok and not mine.success:

@@ -160,3 +160,16 @@ def test_refinement_choice_lies_down() -> None:
         "'[SIT] <couch> (352)']], [], {})",
     }
     assert classify_subgoal_task(ref, mine) == "refinement-choice"
+
+
+def test_reference_exception_is_not_a_parse_error() -> None:
+    """1027_2, Gemini 1.5 Flash: the reference's ``evaluate_task`` catches every exception
+    and calls the plan ``NotParseable`` (here its own ``'NoneType' object is not
+    iterable``); planproof reads and executes the plan."""
+    mine = _trajectory("gemini-1.5-flash-preview-0514", "1027_2")
+    assert mine.executable
+    ref = {
+        "success": False,
+        "info": "('NotParseable', \"'NoneType' object is not iterable\", None)",
+    }
+    assert classify_subgoal_task(ref, mine) == "reference-exception"
