@@ -102,13 +102,19 @@ def tm_sample(every: int, workers: int, tmp: Path, env: dict[str, str]) -> tuple
     return wall, cpu, int(doc["answers"])
 
 
-def reference_per_task(module: str, every: int, tmp: Path) -> tuple[float, int]:
+def reference_per_task(module: str, every: int, tmp: Path) -> tuple[float, float, int]:
+    """(wall, CPU of its process tree) per task of the reference on a sample of GPT-4o's
+    file. Under ``nice`` on a loaded machine its wall time is inflated: CPU is the figure
+    to compare with planproof's CPU."""
     f = next(x for x in published_files(module, "virtualhome") if x.model == "gpt-4o-2024-05-13")
     rows = json.loads(f.path.read_text(encoding="utf-8"))[::every]
     sample = tmp / f"ref-{module}.json"
     sample.write_text(json.dumps(rows), encoding="utf-8")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     run = run_reference_published(module, {f.model: sample}, tmp / f"ref-{module}")
-    return run.models[f.model]["seconds"] / len(rows), len(rows)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return run.models[f.model]["seconds"] / len(rows), cpu / len(rows), len(rows)
 
 
 def main() -> int:
@@ -117,74 +123,95 @@ def main() -> int:
     ap.add_argument("--tm-every", type=int, default=10, help="TM sample: every n-th answer")
     ap.add_argument("--full-tm", action="store_true", help="all transition-modeling answers")
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--no-reference", action="store_true")
+    ap.add_argument(
+        "--parts", nargs="+", choices=PARTS, default=list(PARTS), help="what to measure"
+    )
     ap.add_argument("--keep", type=Path, help="keep planproof's reproduce output here")
     args = ap.parse_args()
     n = len(MODELS)
-    lines: list[str] = []
+    got: dict[str, tuple[float, float]] = {}  # part -> (wall, CPU) for all 15 models
     with tempfile.TemporaryDirectory() as tmp_s:
         tmp = Path(tmp_s)
-        load0 = _load()
-        wall3, cpu3, _ = reproduce(
-            ["goal-interpretation", "action-sequencing", "subgoal-decomposition"],
-            args.workers,
-            args.keep or tmp / "out",
-        )
-        lines.append(
-            f"planproof GI + AS (both readings) + SD, {n} models, cell cache off: "
-            f"{wall3:.1f} s wall, {cpu3:.1f} s CPU, {args.workers} workers "
-            f"(load average before {load0}, after {_load()})"
-        )
-        env = {**os.environ, "PLANPROOF_PLAN_CACHE_PATH": str(tmp / "cold-plans.sqlite3")}
-        load0 = _load()
-        if args.full_tm:
-            wall_tm, cpu_tm, _ = reproduce(["transition-modeling"], args.workers, tmp / "tm", env)
-            what = f"all answers of {n} files"
-            scale = 1.0
-        else:
-            wall_tm, cpu_tm, answers = tm_sample(args.tm_every, args.workers, tmp, env)
-            what = f"every {args.tm_every}th answer of {n} files ({answers} scored)"
-            scale = float(args.tm_every)
-        lines.append(
-            f"planproof TM with the planner, empty planner cache, {what}: {wall_tm:.1f} s "
-            f"wall, {cpu_tm:.1f} s CPU (load average before {load0}, after {_load()})"
-        )
-        all_wall, all_cpu = wall3 + wall_tm * scale, cpu3 + cpu_tm * scale
-        lines.append(
-            f"planproof all four modules, {n} models: {all_wall:.0f} s wall, {all_cpu:.0f} s CPU"
-            + ("" if args.full_tm else " (TM extrapolated)")
-        )
-        if args.no_reference:
-            print("\n".join(lines))
+        if "three" in args.parts:
+            load0 = _load()
+            wall, cpu, _ = reproduce(
+                ["goal-interpretation", "action-sequencing", "subgoal-decomposition"],
+                args.workers,
+                args.keep or tmp / "out",
+            )
+            got["three"] = (wall, cpu)
+            say(
+                f"planproof GI + AS (both readings) + SD, {n} models, cell cache off: "
+                f"{wall:.1f} s wall, {cpu:.1f} s CPU, {args.workers} workers "
+                f"(load average before {load0}, after {_load()})"
+            )
+        if "tm" in args.parts:
+            env = {**os.environ, "PLANPROOF_PLAN_CACHE_PATH": str(tmp / "cold-plans.sqlite3")}
+            load0 = _load()
+            if args.full_tm:
+                wall, cpu, _ = reproduce(["transition-modeling"], args.workers, tmp / "tm", env)
+                what, scale = f"all answers of {n} files", 1.0
+            else:
+                wall, cpu, answers = tm_sample(args.tm_every, args.workers, tmp, env)
+                what = f"every {args.tm_every}th answer of {n} files ({answers} scored)"
+                scale = float(args.tm_every)
+            got["tm"] = (wall * scale, cpu * scale)
+            say(
+                f"planproof TM with the planner, empty planner cache, {what}: {wall:.1f} s "
+                f"wall, {cpu:.1f} s CPU (load average before {load0}, after {_load()})"
+                + ("" if args.full_tm else f"; x{scale:.0f} for all answers")
+            )
+        if "three" in got and "tm" in got:
+            w = got["three"][0] + got["tm"][0]
+            c = got["three"][1] + got["tm"][1]
+            say(f"planproof all four modules, {n} models: {w:.0f} s wall, {c:.0f} s CPU")
+        if "reference" not in args.parts:
             return 0
         os.nice(19)  # the reference's long CPU-bound runs yield to the machine's other work
-        ref: dict[str, float] = {}
+        ref_wall: dict[str, float] = {}
+        ref_cpu: dict[str, float] = {}
         for module in ("goal-interpretation", "action-sequencing", "subgoal-decomposition"):
+            load0 = _load()
             try:
-                s, k = reference_per_task(module, args.every, tmp)
+                w, c, k = reference_per_task(module, args.every, tmp)
             except ReferenceUnavailableError as exc:
                 if module != "subgoal-decomposition":
                     raise
-                ref[module] = SD_REFERENCE_S_PER_MODEL * n
-                lines.append(f"reference {module}: not run ({exc}); the issue's 27.5 min/model")
+                ref_wall[module] = ref_cpu[module] = SD_REFERENCE_S_PER_MODEL * n
+                say(f"reference {module}: not run ({exc}); the issue's 27.5 min/model")
                 continue
-            ref[module] = s * N_TASKS * n
-            lines.append(
-                f"reference {module}: {s:.2f} s/task measured on {k} tasks -> "
-                f"{ref[module] / 60:.0f} min for {n} x {N_TASKS} tasks"
+            ref_wall[module], ref_cpu[module] = w * N_TASKS * n, c * N_TASKS * n
+            say(
+                f"reference {module} (nice 19, load {load0}): {w:.2f} s wall, {c:.2f} s CPU "
+                f"per task on {k} tasks -> {ref_cpu[module] / 60:.0f} min CPU for "
+                f"{n} x {N_TASKS} tasks"
             )
     ref_tm = TM_REFERENCE_S_PER_MODEL * n
-    lines.append(f"reference transition-modeling: {ref_tm / 60:.0f} min (the issue, not measured)")
-    three = sum(ref.values())
-    lines.append(
-        f"ratio GI + AS + SD: {three / wall3:.0f}x wall ({three / 60:.0f} min vs {wall3:.0f} s)"
-    )
-    lines.append(
-        f"ratio all four: {(three + ref_tm) / all_wall:.0f}x wall "
-        f"({(three + ref_tm) / 60:.0f} min vs {all_wall:.0f} s)"
-    )
-    print("\n".join(lines))
+    say(f"reference transition-modeling: {ref_tm / 60:.0f} min (the issue, not measured)")
+    three_cpu = sum(ref_cpu.values())
+    if "three" in got:
+        wall, cpu = got["three"]
+        say(
+            f"ratio GI + AS + SD, CPU: {three_cpu / cpu:.0f}x ({three_cpu / 60:.0f} min vs "
+            f"{cpu:.0f} s); reference CPU / planproof wall: {three_cpu / wall:.0f}x"
+        )
+    if "three" in got and "tm" in got:
+        wall = got["three"][0] + got["tm"][0]
+        cpu = got["three"][1] + got["tm"][1]
+        total = three_cpu + ref_tm
+        say(
+            f"ratio all four, CPU: {total / cpu:.0f}x ({total / 60:.0f} min vs {cpu:.0f} s); "
+            f"reference / planproof wall: {total / wall:.0f}x"
+        )
     return 0
+
+
+PARTS = ("three", "tm", "reference")
+"""``three``: GI + AS + SD; ``tm``: transition modeling; ``reference``: its samples."""
+
+
+def say(line: str) -> None:
+    print(line, flush=True)
 
 
 if __name__ == "__main__":
