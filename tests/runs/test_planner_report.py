@@ -5,6 +5,7 @@ succeeds is a success, and its report renders in a real browser without console 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -109,10 +110,12 @@ def test_planner_report_renders_without_console_errors(
     page.goto((planner_run / "report.html").as_uri(), wait_until="load")
     rows = page.locator("details.task")
     assert rows.count() == 342
-    first = rows.first
+    answer = json.loads((planner_run / "responses.jsonl").read_text().splitlines()[0])
+    # rows list failing tasks first: find the first task's row by its identifier
+    exact = re.compile(f"^{re.escape(answer['identifier'])}$")
+    first = rows.filter(has=page.locator("span.tid", has_text=exact)).first
     first.locator("summary").first.click()
     assert first.locator("pre.out").first.is_visible()
-    answer = json.loads((planner_run / "responses.jsonl").read_text().splitlines()[0])
     assert first.locator("pre.out").first.inner_text() == answer["llm_output"]
     assert problems == []
     page.close()
