@@ -8,14 +8,14 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from planproof.interface.agents import AgentError, PlannerAgent
 from planproof.interface.agents.means_ends import MeansEnds, key_of
 from planproof.interface.agents.planning import goal_reached
 from planproof.interface.responses import parse_actions
-from planproof.ltl.ast import Formula
+from planproof.ltl.ast import Atom, Formula
 from planproof.ltl.trace import State
 from planproof.simulators.core import GoalParts, Task, replay
 from planproof.testing import Vocabulary, state_formulas
@@ -121,6 +121,9 @@ def test_plans_for_goal_subsets_replay_to_them(
     if not goals:
         return
     chosen = data.draw(st.sets(st.sampled_from(goals), min_size=1))
+    preds = {g.pred for g in chosen if isinstance(g, Atom)}
+    # Known incompleteness (docs/agents.md): a left-hand hold needs the right hand filled.
+    assume(not ("holds_lh" in preds and "holds_rh" not in preds))
     sub = dataclasses.replace(
         task,
         parts=GoalParts(states=tuple(g for g in goals if g in chosen)),
@@ -133,3 +136,19 @@ def test_plans_for_goal_subsets_replay_to_them(
         return
     plan = parse_actions(text, "virtualhome").actions
     assert goal_reached(sub, replay(sub.world, sub.initial, plan))
+
+
+@pytest.mark.data
+@pytest.mark.xfail(strict=True, reason="means-ends never fills the right hand to free the left")
+def test_a_left_hand_hold_alone_is_not_found(virtualhome_tasks: tuple[Task, ...]) -> None:
+    """The incompleteness the property test above leaves out, pinned: holding 491_2's
+    toothpaste in the left hand alone has a plan (grab the toothbrush, then the toothpaste),
+    which the planner does not find. The day it does, this test fails: drop the assume."""
+    task = next(t for t in virtualhome_tasks if t.identifier == "491_2")
+    lh = tuple(g for g in task.parts.states if isinstance(g, Atom) and g.pred == "holds_lh")
+    assert lh
+    sub = dataclasses.replace(task, parts=GoalParts(states=lh), goal=task.goal)
+    text = PlannerAgent().answer(sub, "action-sequencing")
+    assert goal_reached(
+        sub, replay(sub.world, sub.initial, parse_actions(text, "virtualhome").actions)
+    )
