@@ -15,6 +15,7 @@ import argparse
 import json
 import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -71,9 +72,25 @@ def measure(kind: str, workers: int, cells: list[Any], serial: list[str]) -> dic
 
 
 def tm_task_seconds(n: int) -> float | None:
-    """Seconds per transition-modeling answer with its Fast Downward call, in this process."""
+    """Seconds per transition-modeling answer with its Fast Downward call, in this process,
+    from an empty planner cache (a warm one would time cache reads, not planning)."""
     if n <= 0:
         return None
+    from planproof.pddl.plan_cache import ENV_PATH
+
+    with tempfile.TemporaryDirectory(prefix="planproof-bench-plans-") as tmp:
+        before = os.environ.get(ENV_PATH)
+        os.environ[ENV_PATH] = str(Path(tmp) / "plans.sqlite3")
+        try:
+            return _tm_seconds(n)
+        finally:
+            if before is None:
+                del os.environ[ENV_PATH]
+            else:
+                os.environ[ENV_PATH] = before
+
+
+def _tm_seconds(n: int) -> float:
     from planproof.data.published import published_files
     from planproof.metrics.transition_modeling.evaluate import evaluate_responses
     from planproof.pddl.eai import load_eai_pddl
@@ -171,7 +188,6 @@ def main() -> int:
     cells = [c for c in all_cells if c.model in models]
     if args.answers > 0:
         import dataclasses
-        import tempfile
 
         tmp = Path(tempfile.mkdtemp(prefix="planproof-bench-"))
         for i, c in enumerate(cells):

@@ -128,15 +128,18 @@ def _default_path() -> Path:
     return Path(other) if other else cache_dir() / FILE_NAME
 
 
-_CACHES: dict[Path | None, PlanCache] = {}
+_CACHES: dict[Path, PlanCache] = {}
 
 
 def plan_cache(path: Path | None = None) -> PlanCache:
-    """One open cache per process and path (worker processes open their own)."""
-    if path not in _CACHES:
+    """One open cache per process and path (worker processes open their own); the default
+    path is read from the environment at each call, so a changed ``PLANPROOF_PLAN_CACHE_PATH``
+    opens the store it names."""
+    where = path if path is not None else _default_path()
+    if where not in _CACHES:
         off = os.environ.get(ENV_SWITCH, "").strip().lower() in {"0", "off", "no", "false"}
-        _CACHES[path] = PlanCache(path, enabled=not off)
-    return _CACHES[path]
+        _CACHES[where] = PlanCache(where, enabled=not off)
+    return _CACHES[where]
 
 
 def cached_plan(

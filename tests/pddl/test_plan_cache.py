@@ -10,7 +10,7 @@ import pytest
 
 from planproof.metrics.transition_modeling.evaluate import _model
 from planproof.pddl.eai import EaiPddl
-from planproof.pddl.plan_cache import PlanCache, cached_plan, plan_key
+from planproof.pddl.plan_cache import PlanCache, cached_plan, plan_cache, plan_key
 from planproof.pddl.planners import PlanStatus
 from planproof.pddl.reader import declare_missing_objects
 from planproof.pddl.schema import Domain
@@ -85,3 +85,21 @@ def test_cache_path_from_the_environment(tmp_path: Path, monkeypatch: pytest.Mon
     store.put("k", PlanResult("fast-downward", PlanStatus.UNSOLVABLE))
     assert (tmp_path / "cold.sqlite3").exists()
     assert PlanCache(tmp_path / "cold.sqlite3").get("k") is not None
+
+
+def test_the_shared_store_follows_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``plan_cache()`` opens the store the variable names at each call: a process that has
+    used one store can still time a cold one (benchmarks/bench_executor.py)."""
+    from planproof.pddl.planners import PlanResult
+
+    monkeypatch.delenv("PLANPROOF_PLAN_CACHE", raising=False)  # the suite turns it off
+    monkeypatch.setenv("PLANPROOF_PLAN_CACHE_PATH", str(tmp_path / "a.sqlite3"))
+    first = plan_cache()
+    first.put("k", PlanResult("fast-downward", PlanStatus.UNSOLVABLE))
+    monkeypatch.setenv("PLANPROOF_PLAN_CACHE_PATH", str(tmp_path / "b.sqlite3"))
+    second = plan_cache()
+    assert second.path == tmp_path / "b.sqlite3"
+    assert second.get("k") is None
+    assert plan_cache(tmp_path / "a.sqlite3") is first
