@@ -234,20 +234,14 @@ def _print(sections: Mapping[str, Sequence[Any]], tau_rows: Sequence[Any], every
     from rich.console import Console
     from rich.table import Table
 
-    from planproof.data.reference_figures import reference_figures
+    from planproof.data.reference_figures import sampled_cells
     from planproof.report.leaderboard import BASE, GROUPS, TITLES
 
     console = Console()
     try:
-        stored = reference_figures().get("modules", {})
+        sampled = set(sampled_cells())
     except (OSError, ValueError):
-        stored = {}
-    sampled = {
-        (m, model)
-        for m, cells in stored.items()
-        for model, c in cells.items()
-        if isinstance(c, dict) and c.get("sample")
-    }
+        sampled = set()
 
     def fmt(v: float | None) -> str:
         return "—" if v is None else f"{v:.1f}"

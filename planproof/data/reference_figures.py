@@ -33,18 +33,28 @@ def reference_figure(module: str, model: str, name: str) -> float | None:
     return None if value is None else float(value)
 
 
+def sampled_cells(doc: dict[str, Any] | None = None) -> dict[tuple[str, str], dict[str, Any]]:
+    """(module, model) → the sample (``{"every", "tasks", "of"}``) of every stored cell the
+    reference ran on only part of its file."""
+    modules = (reference_figures() if doc is None else doc).get("modules", {})
+    return {
+        (module, model): c["sample"]
+        for module, cells in modules.items()
+        for model, c in cells.items()
+        if isinstance(c, dict) and isinstance(c.get("sample"), dict)
+    }
+
+
 def partial_cells() -> dict[str, str]:
     """Module → why its stored reference figures are not the whole file's everything:
     cells run on a sample of each file's tasks (``"sample"``), transition modeling run with
     the reference's planner disabled (``"planner": false``). Empty when every stored cell
     is a whole-file, full run."""
     out: dict[str, str] = {}
-    for module, cells in reference_figures().get("modules", {}).items():
-        sampled = {
-            model: c["sample"]
-            for model, c in cells.items()
-            if isinstance(c, dict) and isinstance(c.get("sample"), dict)
-        }
+    doc = reference_figures()
+    samples = sampled_cells(doc)
+    for module, cells in doc.get("modules", {}).items():
+        sampled = {model: s for (m, model), s in samples.items() if m == module}
         if sampled:
             kinds = sorted(
                 {f"every {s['every']}th task ({s['tasks']} of {s['of']})" for s in sampled.values()}
