@@ -97,6 +97,53 @@ def _outside_relevant(text: str, task: Any) -> bool:
     )
 
 
+def reference_json(text: str) -> Any:
+    """The answer as the reference's goal-interpretation evaluator reads it (its clean-up:
+    ``<|eot_id|>`` and a leading json fence removed, newlines dropped, every ``'`` made
+    ``"``, then ``json.loads``), with each object's members kept as a tuple of pairs so a
+    repeated key stays visible; None where ``json.loads`` fails there."""
+    out = text.replace("<|eot_id|>", "")
+    if out.startswith("```json"):
+        out = out[7:].strip("`")
+    out = out.strip().replace("\n", "").replace("'", '"')
+    try:
+        return json.loads(out, object_pairs_hook=tuple)
+    except ValueError:
+        return None
+
+
+def _members(obj: Any, key: str) -> list[Any]:
+    """The list under ``key`` of a pairs-tuple object (the last such member, as
+    ``json.loads`` keeps), or []."""
+    found: Any = [v for k, v in obj if k == key][-1:] if isinstance(obj, tuple) else []
+    return found[0] if found and isinstance(found[0], list) else []
+
+
+def _as_loaded(item: Any) -> Any:
+    """An item as ``json.loads`` leaves it: for a repeated key, the last value only."""
+    return tuple(sorted(dict(item).items(), key=str)) if isinstance(item, tuple) else item
+
+
+def collapsed_items(answer: Any, key: str) -> int:
+    """How many of the distinct items under ``key`` (``"node goals"``, ``"edge goals"``)
+    become copies of another once ``json.loads`` keeps only the last value of a repeated
+    key (``{"to_name": "filter", "to_name": "coffe_maker"}``): the reference's
+    ``remove_duplicate_dicts`` then scores them once."""
+    items = [i for i in _members(answer, key) if isinstance(i, tuple)]
+    kept = {repr(i) for i in items}
+    loaded = {repr(_as_loaded(i)) for i in items}
+    return len(kept) - len(loaded)
+
+
+def bare_action_names(answer: Any) -> int:
+    """Action goals written as a bare name (``"action goals": ["OPEN", "READ"]``) instead of
+    the prompt's ``{"action": ..., "description": ...}``: the reference's ``"action" not in
+    item`` is then a substring test on the name, so each is a format error, not scored."""
+    return sum(
+        1 for i in _members(answer, "action goals") if isinstance(i, str) and "action" not in i
+    )
+
+
 def goal_interpretation_class(
     kind: str,
     ref: Mapping[str, int],
@@ -105,9 +152,24 @@ def goal_interpretation_class(
     *,
     outside: bool = False,
     malformed: int = 0,
+    collapsed: int = 0,
+    bare_actions: int = 0,
 ) -> str:
     """The cause of one (task, goal type) difference in (TP, FP, FN); ``malformed``: how
-    many items of this type planproof reported as format errors (not scored)."""
+    many items of this type planproof reported as format errors (not scored);
+    ``collapsed``: how many items the reference's ``json.loads`` turned into copies
+    (:func:`collapsed_items`); ``bare_actions``: action goals written as bare names
+    (:func:`bare_action_names`)."""
+    scored = ref.get("TP", 0) + ref.get("FP", 0)
+    if kind == "action" and bare_actions and scored == pp["tp"] + pp["fp"] - bare_actions:
+        return "action-goal-as-name"
+    if (
+        kind != "action"
+        and collapsed
+        and ref.get("TP", 0) == pp["tp"]
+        and pp["fp"] - ref.get("FP", 0) == collapsed
+    ):
+        return "repeated-key-in-item"
     if kind == "action" and ref.get("TP", 0) > pp["tp"] and ref.get("FN", 0) < pp["fn"]:
         return "alternative-matched-repeatedly"
     if kind != "action" and ref.get("TP", 0) < pp["tp"] and several:
@@ -157,6 +219,8 @@ def classify_goal_interpretation(
             continue
         several = _several_objects(str(row["llm_output"]), task)
         outside = _outside_relevant(str(row["llm_output"]), task)
+        answer = reference_json(str(row["llm_output"]))
+        collapsed = {rk: collapsed_items(answer, f"{rk} goals") for rk, _ in GI_TYPES}
         for rk, pk in GI_TYPES:
             rc = rt.get(rk, {})
             pc = res.counts.get(pk)
@@ -167,7 +231,14 @@ def classify_goal_interpretation(
                     1 for i in res.issues if i.kind == "format" and field in str(i.item)
                 )
                 cls = goal_interpretation_class(
-                    rk, rc, pd, several, outside=outside, malformed=malformed
+                    rk,
+                    rc,
+                    pd,
+                    several,
+                    outside=outside,
+                    malformed=malformed,
+                    collapsed=collapsed[rk],
+                    bare_actions=bare_action_names(answer),
                 )
                 out.append(
                     Disagreement("goal-interpretation", file.model, ident, f"{cls}:{pk}", rc, pd)

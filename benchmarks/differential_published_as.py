@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import tempfile
 from collections import Counter
@@ -76,6 +77,8 @@ def simulator_cause(ref: Mapping[str, Any], collapsed: Any) -> str:
         name = error_action[1:].split("]", 1)[0] if error_action.startswith("[") else ""
         if name and name in warned:
             return "simulator:check-order"
+        if name in ("PUTIN", "PUTBACK") and _grabbed_before(error_action, collapsed.actions):
+            return "simulator:grab-closeness"
     if "precondition of switchon(" in message or "precondition of switchoff(" in message:
         return "simulator:switch-without-state"
     if "precondition of open(" in message and "not on(" in message:
@@ -85,6 +88,16 @@ def simulator_cause(ref: Mapping[str, Any], collapsed: Any) -> str:
     if "unmet: next_to(character." in message and ref.get("executable", True):
         return "simulator:closeness-after-walk"
     return "simulator"
+
+
+def _grabbed_before(error_action: str, actions: Sequence[Any]) -> bool:
+    """Is the object of the reference's failed ``[PUT*] <name> (id) ...`` step grabbed by an
+    earlier step of the plan?"""
+    ids = re.findall(r"\((\d+)\)", error_action)
+    return bool(ids) and any(
+        a.name.upper() == "GRAB" and a.args and str(a.args[0]).endswith(f".{ids[0]}")
+        for a in actions
+    )
 
 
 def run(models: Sequence[str], every: int) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from benchmarks.differential_published_as import classify
+from planproof.ltl.ast import Atom, Const
 from planproof.metrics.action_sequencing import TaskResult, evaluate_response
 from planproof.runs.modules import load_tasks
 
@@ -159,3 +160,31 @@ def test_agreement_and_skipped() -> None:
     assert classify(agree, mine, last) is None
     assert classify({"skipped": "gold"}, mine, last) == "gold-test"
     assert classify({"executable": True}, mine, last) == "reference-no-verdict"
+
+
+def test_grab_keeps_the_closeness_the_reference_loses() -> None:
+    """703_2 (Put groceries in fridge), Claude-3 Sonnet, as json.loads reads it:
+    ``WALK(food_food)``, ``OPEN(freezer)``, ``GRAB(food_food)``, ``PUTIN(food_food,
+    freezer)``. The food stands next to the freezer, so after the walk both executors let
+    the character reach the freezer (the "loose rule": close to something close to it).
+    The reference's ``GrabExecutor`` deletes the food's CLOSE edges and makes the character
+    close only to the *first* node the food was on, in or close to — its room — so the
+    freezer is out of reach at ``PUTIN``: missing step. planproof's ``grab`` makes the
+    character next to every non-room object the grabbed one was on, in or next to (the
+    freezer): the plan executes and succeeds."""
+    text = (
+        '{"WALK": ["food_food"], "OPEN": ["freezer"], "GRAB": ["food_food"], '
+        '"PUTIN": ["food_food", "freezer"]}'
+    )
+    mine, last = _both("703_2", text)
+    assert mine.executable and mine.success
+    task = next(t for t in load_tasks("virtualhome") if t.identifier == "703_2")
+    near = Atom("obj_next_to", (Const("food_food.1000"), Const("freezer.289")))
+    assert near in task.initial
+    ref = {
+        "executable": False,
+        "success": False,
+        "error_type": "missing_step",
+        "error_action": "[PUTIN] <food_food> (1000) <freezer> (289)",
+    }
+    assert classify(ref, mine, last) == "simulator:grab-closeness"

@@ -72,3 +72,52 @@ def test_malformed_item_is_a_false_positive_there(tmp_path: Path) -> None:
     ref = _recorded((0, 6, 2), (1, 2, 0), (1, 2, 0))
     classes = _classes("llama-3-8b-chat", "21_2", ref, tmp_path)
     assert set(classes) == {"malformed-item-counted:state"}
+
+
+def test_action_goal_written_as_a_bare_name(tmp_path: Path) -> None:
+    """221_2 (Read book), Gemini 1.0 Pro: ``'action goals': ['OPEN', 'READ']`` where the
+    prompt asks for ``{'action': ..., 'description': ...}``. The reference's ``"action" not
+    in item`` is a substring test on the name: two format errors, nothing scored (action
+    TP 0, FP 0, FN 1); planproof reads the names (``READ`` matches, ``OPEN`` is not an
+    action goal: TP 1, FP 1)."""
+    ref = _recorded((0, 1, 0), (1, 0, 0), (0, 0, 1))
+    classes = _classes("gemini-1.0-pro", "221_2", ref, tmp_path)
+    assert set(classes) == {"action-goal-as-name:action"}
+    assert classes["action-goal-as-name:action"][1] | {"precision": 0} == {
+        "tp": 1,
+        "fp": 1,
+        "fn": 0,
+        "precision": 0,
+        "recall": 100.0,
+        "f1": pytest.approx(66.6667, abs=1e-3),
+    }
+
+
+def test_repeated_key_in_an_item_collapses_items_there(tmp_path: Path) -> None:
+    """183_2 (Make coffee), GPT-3.5-turbo: three edge items ``{"from_name": "character",
+    "relation": "PUTIN", "to_name": X, "to_name": "coffe_maker"}``. ``json.loads`` keeps the
+    last ``to_name``, so the three become one item and the reference's
+    ``remove_duplicate_dicts`` scores it once (relation FP 7); planproof keeps the three
+    written items apart (FP 9)."""
+    ref = _recorded((3, 3, 0), (0, 7, 2), (0, 0, 1))
+    classes = _classes("gpt-3.5-turbo-0125", "183_2", ref, tmp_path)
+    assert set(classes) == {"repeated-key-in-item:relation"}
+    assert classes["repeated-key-in-item:relation"][1]["fp"] == 9
+
+
+def test_collapsed_items_counts_what_json_loads_merges() -> None:
+    """The rule the class reads, on a minimal answer: two items that differ only in the
+    first value of a repeated key are one item for ``json.loads``."""
+    from benchmarks.differential_published import collapsed_items, reference_json
+
+    text = (
+        "{'edge goals': [{'from_name': 'a', 'relation': 'R', 'to_name': 'x', 'to_name': 'z'},"
+        " {'from_name': 'a', 'relation': 'R', 'to_name': 'y', 'to_name': 'z'},"
+        " {'from_name': 'a', 'relation': 'S', 'to_name': 'z'}]}"
+    )
+    assert collapsed_items(reference_json(text), "edge goals") == 1
+    distinct = (
+        "{'edge goals': [{'from_name': 'a', 'to_name': 'x'}, {'from_name': 'a', 'to_name': 'y'}]}"
+    )
+    assert collapsed_items(reference_json(distinct), "edge goals") == 0
+    assert reference_json("{'node goals': [}") is None
