@@ -350,13 +350,112 @@ def sd_reference_verdict(rt: Mapping[str, Any]) -> tuple[bool, bool, str]:
 
 UNKNOWN_PRIMITIVE = re.compile(r"Unknown primitive: (\w+)")
 ROOMS = ("bathroom", "bedroom", "kitchen", "living_room", "home_office", "dining_room")
+REFERENCE_SUBGOAL = re.compile(r"\w+\(.*?\)")
+"""What ``SubgoalPlanHalfJson.sample_state_from_compound_state`` needs to see in a subgoal
+(apart from ``SLEEP``, ``WAKEUP``, ``STANDUP``); any other line is dropped there."""
+HELD_BY_HAND = re.compile(r"reaches holds_(?:lh|rh)\(character\.\d+, (\w+)\.(\d+)\)")
+UNKNOWN_OBJECT = re.compile(r"unknown object '([^']+)'")
 
 
-def classify_subgoal_task(ref: Mapping[str, Any], mine: Any) -> str | None:
+def reference_subgoal_lines(text: str) -> list[Any]:
+    """The answer's ``output`` list as the reference's ``SubgoalPlanHalfJson`` finds it
+    (``}}`` made ``}``, the first ``{...}`` without inner braces, ``json.loads``); [] when
+    it finds none."""
+    m = re.search(r"{[^{}]*}", text.strip().replace("}}", "}"), re.DOTALL)
+    try:
+        obj = json.loads(m.group(0)) if m else None
+    except ValueError:
+        return []
+    out = obj.get("output") if isinstance(obj, dict) else None
+    return out if isinstance(out, list) else []
+
+
+def dropped_subgoals(text: str) -> list[str]:
+    """Subgoal lines the reference drops without a word: not ``NAME(...)`` and not one of
+    its zero-argument names (``"DRINK"``)."""
+    return [
+        line.strip()
+        for line in reference_subgoal_lines(text)
+        if isinstance(line, str)
+        and line.strip()
+        and line.strip() not in ("SLEEP", "WAKEUP", "STANDUP")
+        and not REFERENCE_SUBGOAL.search(line.strip())
+    ]
+
+
+def in_a_disjunction(text: str, name: str) -> bool:
+    """Is object ``name`` written in a subgoal line with `` or ``? The reference keeps one
+    disjunct of such a line, drawn by ``random.choice``, and checks only that one."""
+    return any(
+        isinstance(line, str) and " or " in line and name in line
+        for line in reference_subgoal_lines(text)
+    )
+
+
+def reference_plan(info: str) -> list[Any]:
+    """The action sequence of a ``Correct`` report (its third item), as planproof's
+    actions; [] for any other report."""
+    import ast
+
+    from planproof.simulators.core.outcome import Action
+    from planproof.simulators.virtualhome.convert import parse_script_line
+
+    try:
+        report = ast.literal_eval(info)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return []
+    if not (isinstance(report, tuple) and len(report) > 2 and report[0] == "Correct"):
+        return []
+    seqs = report[2]
+    lines = seqs[0] if isinstance(seqs, list) and seqs and isinstance(seqs[0], list) else []
+    out = []
+    for line in lines:
+        parsed = parse_script_line(str(line))
+        if parsed is None:
+            return []
+        name, args = parsed
+        out.append(Action(name, tuple(f"{n}.{i}" for n, i in args)))
+    return out
+
+
+def conjunction_never_held(ref_info: str, task: Any, result: Any, text: str) -> bool:
+    """Is planproof's failed subgoal a conjunction that holds in no state of the
+    reference's own accepted plan, replayed in planproof's world? The reference splits
+    ``A and B`` into ``A then B`` (``sample_a_determined_path_from_tl_expr``) and accepts
+    each once its translated actions execute, so it never asks whether A and B hold at
+    once."""
+    from planproof.interface.subgoals import parse_subgoals
+    from planproof.ltl.ast import And
+    from planproof.simulators.core.replay import replay
+    from planproof.simulators.core.search import formula_goal
+
+    failed = result.failed if result is not None else None
+    plan = reference_plan(ref_info)
+    if failed is None or not plan or task is None:
+        return False
+    subgoals = parse_subgoals(text, task.world).subgoals
+    f = subgoals[failed.index] if failed.index < len(subgoals) else None
+    if not isinstance(f, And) or len(f.children) < 2:
+        return False
+    run = replay(task.world, task.initial, plan)
+    goal = formula_goal(task.world, f)
+    return run.executable and not any(goal(s, None) for s in run.trace.states)
+
+
+def classify_subgoal_task(
+    ref: Mapping[str, Any],
+    mine: Any,
+    *,
+    task: Any = None,
+    text: str = "",
+    result: Any = None,
+) -> str | None:
     """Why the reference's verdict on one subgoal plan differs from planproof's (None:
     they agree on executability and success). ``mine`` is planproof's trajectory of the
-    refined plan. The classes are documented in docs/reference-differences.md ("Subgoal
-    decomposition")."""
+    refined plan; ``task``, the answer's ``text`` and planproof's ``result`` (its
+    per-subgoal outcomes) let the classes that read the answer or replay the reference's
+    plan be told apart. The classes are documented in docs/reference-differences.md
+    ("Subgoal decomposition")."""
     ref_exec, ref_ok, category = sd_reference_verdict(ref)
     if (ref_exec, ref_ok) == (mine.executable, mine.success):
         return None
@@ -364,6 +463,16 @@ def classify_subgoal_task(ref: Mapping[str, Any], mine: Any) -> str | None:
     message = str(mine.error.message) if mine.error is not None else ""
     if category == "Hallucination" and UNKNOWN_PRIMITIVE.search(info):
         return "unknown-primitive"
+    unknown = UNKNOWN_OBJECT.search(message)
+    if (
+        mine.error_type == "hallucination"
+        and category != "Hallucination"
+        and unknown
+        and in_a_disjunction(text, unknown.group(1))
+    ):
+        return "disjunct-sampled"
+    if mine.error_type == "parsing" and ref_exec and dropped_subgoals(text):
+        return "unparsable-subgoal-dropped"
     if category == "NotParseable" and info.startswith(
         ("('NotParseable', \"", "('NotParseable', '")
     ):
@@ -381,6 +490,11 @@ def classify_subgoal_task(ref: Mapping[str, Any], mine: Any) -> str | None:
             return "translator-rule"
         if "ADDITIONAL_STEP" in info:
             return "additional-step-accepted"
+        held = HELD_BY_HAND.search(message)
+        if held and f"[GRAB] <{held.group(1)}> ({held.group(2)})" in info:
+            return "translator-rule"  # HOLDS_LH / HOLDS_RH → GRAB, into the first free hand
+        if conjunction_never_held(info, task, result, text):
+            return "conjunction-as-sequence"
         if re.search(r"no single action reaches .*\) and ", message):
             return "conjunctive-subgoal"
     return f"unexplained:{category}"
@@ -393,10 +507,11 @@ def classify_subgoal_decomposition(
 
     def score(task: Any, text: str) -> tuple[Any, Any, Any]:
         res = evaluate_subgoal_response(task, text)
-        return res, res.trajectory, None
+        return res, res.trajectory, (task, text, res)
 
-    def verdict(r: Mapping[str, Any], mine: Any, _extra: Any) -> str | None:
-        return classify_subgoal_task(r, mine)
+    def verdict(r: Mapping[str, Any], mine: Any, extra: Any) -> str | None:
+        task, text, res = extra
+        return classify_subgoal_task(r, mine, task=task, text=text, result=res)
 
     results, out = _classify_plans("subgoal-decomposition", file, ref, score, verdict)
     return summarize(results), out

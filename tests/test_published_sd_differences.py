@@ -12,7 +12,13 @@ from typing import Any
 
 import pytest
 
-from benchmarks.differential_published import classify_subgoal_task, sd_reference_verdict
+from benchmarks.differential_published import (
+    classify_subgoal_task,
+    conjunction_never_held,
+    dropped_subgoals,
+    reference_plan,
+    sd_reference_verdict,
+)
 from planproof.data import DataUnavailableError
 from planproof.data.published import published_files
 from planproof.metrics.subgoal_decomposition import evaluate_subgoal_response
@@ -27,6 +33,11 @@ OPUS = "claude-3-opus-20240229"
 
 
 def _trajectory(model: str, ident: str) -> Any:
+    return _scored(model, ident)[2].trajectory
+
+
+def _scored(model: str, ident: str) -> tuple[Any, str, Any]:
+    """(task, the published answer, planproof's result) of one task of one model."""
     files = needed_resource(
         lambda: published_files("subgoal-decomposition", "virtualhome"),
         DataUnavailableError,
@@ -39,7 +50,13 @@ def _trajectory(model: str, ident: str) -> Any:
         if r["identifier"] == f"scene_1_{ident}"
     )
     task = next(t for t in load_tasks("virtualhome") if t.identifier == ident)
-    return evaluate_subgoal_response(task, str(row["llm_output"])).trajectory
+    text = str(row["llm_output"])
+    return task, text, evaluate_subgoal_response(task, text)
+
+
+def _classify(model: str, ident: str, ref: dict[str, Any]) -> str | None:
+    task, text, result = _scored(model, ident)
+    return classify_subgoal_task(ref, result.trajectory, task=task, text=text, result=result)
 
 
 def test_reference_verdict_reads_the_report_category() -> None:
@@ -173,3 +190,93 @@ def test_reference_exception_is_not_a_parse_error() -> None:
         "info": "('NotParseable', \"'NoneType' object is not iterable\", None)",
     }
     assert classify_subgoal_task(ref, mine) == "reference-exception"
+
+
+def test_disjunct_sampled() -> None:
+    """6_1 (Relax on sofa), GPT-4o: ``INSIDE(character.65, home_office.319) or
+    INSIDE(character.65, living_room.201)``; the scene's room 201 is a dining room. The
+    reference keeps one disjunct of a line, drawn by ``random.choice`` (seeded 123 at
+    import, drawn in whichever worker process gets the task), and checks only that one:
+    it drew the home office and the plan is correct (with the other draw it reports
+    ``ObjectNotInScene``, a hallucination). planproof reads the whole line: an object that
+    is not in the scene is a hallucination, whichever disjunct names it."""
+    ref = {
+        "success": True,
+        "info": "('Correct', True, [['[WALK] <home_office> (319)', '[FIND] <couch> (352)', "
+        "'[FIND] <couch> (352)', '[SIT] <couch> (352)']], [], {})",
+    }
+    task, _text, result = _scored("gpt-4o-2024-05-13", "6_1")
+    assert result.trajectory.error_type == "hallucination"
+    assert "living_room.201" in str(result.trajectory.error.message)
+    assert not any(o.startswith("living_room.") for o in task.world.universe.names)
+    assert _classify("gpt-4o-2024-05-13", "6_1", ref) == "disjunct-sampled"
+
+
+def test_unparsable_subgoal_dropped() -> None:
+    """488_2 (Drink), GPT-3.5-turbo: the last subgoal is the bare word ``"DRINK"``. The
+    reference's ``sample_state_from_compound_state`` finds no ``NAME(...)`` in it and drops
+    the line without a word, runs the other two (executable) and misses the task's action
+    goal ``DRINK``: goal unreachable. planproof does not drop a line it cannot read: the
+    plan is a parsing error."""
+    ref = {
+        "success": False,
+        "info": "('GoalUnreachable', True, [{'failed_action_sequence': ['[FIND] <cup> (1000)', "
+        "'[FIND] <cup> (1000)', '[GRAB] <cup> (1000)'], 'failed_subgoal': 'None'}], {})",
+    }
+    _task, text, result = _scored("gpt-3.5-turbo-0125", "488_2")
+    assert result.trajectory.error_type == "parsing"
+    assert dropped_subgoals(text) == ["DRINK"]
+    assert _classify("gpt-3.5-turbo-0125", "488_2", ref) == "unparsable-subgoal-dropped"
+
+
+def test_translator_rule_grabs_into_the_right_hand() -> None:
+    """349_1 (Wash dishes by hand), Cohere Command R+: ``HOLDS_LH(character.65,
+    dish_soap.1000)`` with both hands free. The reference's translator maps ``HOLDS_LH`` and
+    ``HOLDS_RH`` alike to ``FIND``, ``GRAB``; the executor puts the soap in the first free
+    hand, the right one, and the subgoal is accepted without being checked. planproof needs
+    the left hand to hold it, which no plan of at most 6 actions over the objects around
+    the soap reaches: missing step."""
+    ref = {
+        "success": True,
+        "info": "('Correct', True, [['[FIND] <faucet> (232)', '[FIND] <dish_soap> (1000)', "
+        "'[FIND] <dish_soap> (1000)', '[GRAB] <dish_soap> (1000)', '[FIND] <faucet> (232)', "
+        "'[SWITCHON] <faucet> (232)', '[FIND] <plate> (1001)', '[WASH] <plate> (1001)']], [], {})",
+    }
+    _task, _text, result = _scored("cohere-command-r-plus", "349_1")
+    assert result.trajectory.error_type == "missing_step"
+    assert "holds_lh(character.65, dish_soap.1000)" in str(result.trajectory.error.message)
+    assert _classify("cohere-command-r-plus", "349_1", ref) == "translator-rule"
+
+
+def test_conjunction_as_sequence() -> None:
+    """201_1 (Wash dishes with dishwasher), Cohere Command R+: ``INSIDE(plate.1001,
+    dishwasher.1000) and ONTOP(plate.1001, dishwasher.1000)``. The reference splits a
+    conjunction into successive subgoals and accepts each once its translated actions
+    execute: ``PUTIN`` the plate, grab it again, ``PUTBACK`` it on the dishwasher. Its own
+    plan, replayed in planproof's world, never has the plate inside and on the dishwasher
+    at once (the second grab takes it out), and the prompt asks that the parts of an
+    ``and`` "be satisfied simultaneously". planproof does not reach the conjunction:
+    missing step."""
+    info = (
+        "('Correct', True, [['[FIND] <dishwasher> (1000)', '[FIND] <dishwasher> (1000)', "
+        "'[TURNTO] <dishwasher> (1000)', '[FIND] <dishwasher> (1000)', "
+        "'[OPEN] <dishwasher> (1000)', '[FIND] <plate> (1001)', '[GRAB] <plate> (1001)', "
+        "'[FIND] <dishwasher> (1000)', '[PUTIN] <plate> (1001) <dishwasher> (1000)', "
+        "'[FIND] <plate> (1001)', '[GRAB] <plate> (1001)', '[FIND] <dishwasher> (1000)', "
+        "'[PUTBACK] <plate> (1001) <dishwasher> (1000)', '[FIND] <dish_soap> (1002)', "
+        "'[GRAB] <dish_soap> (1002)', '[FIND] <dishwasher> (1000)', "
+        "'[PUTIN] <dish_soap> (1002) <dishwasher> (1000)', '[FIND] <dish_soap> (1002)', "
+        "'[GRAB] <dish_soap> (1002)', '[FIND] <dishwasher> (1000)', "
+        "'[PUTBACK] <dish_soap> (1002) <dishwasher> (1000)', '[FIND] <dishwasher> (1000)', "
+        "'[CLOSE] <dishwasher> (1000)', '[FIND] <dishwasher> (1000)', "
+        "'[SWITCHON] <dishwasher> (1000)']], [], {})"
+    )
+    task, text, result = _scored("cohere-command-r-plus", "201_1")
+    assert not result.trajectory.executable
+    assert result.failed is not None and " and " in result.failed.subgoal
+    plan = reference_plan(info)
+    assert len(plan) == 25 and str(plan[8]) == "PUTIN(plate.1001, dishwasher.1000)"
+    assert conjunction_never_held(info, task, result, text)
+    ref = {"success": True, "info": info}
+    assert classify_subgoal_task(ref, result.trajectory) == "unexplained:Correct"
+    assert _classify("cohere-command-r-plus", "201_1", ref) == "conjunction-as-sequence"
