@@ -44,7 +44,7 @@ from differential_published_as import classify as classify_as_task
 from reference_env import PUBLISHED_MODULES, published_run_path, reference_published_cached
 
 from planproof.data.published import MODELS, VHE_WHEEL, PublishedFile, published_files
-from planproof.data.reference_figures import FIGURES_PATH
+from planproof.data.reference_figures import FIGURES_PATH, PLANNER_FIGURE
 
 RESULTS = Path(__file__).resolve().parent / "results"
 GI_TYPES = (("node", "state"), ("edge", "relation"), ("action", "action"))
@@ -538,6 +538,7 @@ def classify_transition_modeling(
     # the reference plans with Fast Downward (lama-first, 100 s); pyperplan gives the same
     # verdict on every published GPT-4o task (296 of 296) for a tenth of the CPU time
     report = evaluate_responses(data, rows, engine="pyperplan", timeout=100.0)
+    answers = {str(r["identifier"]): str(r["llm_output"]) for r in rows}
     out: list[Disagreement] = []
     for r in report.tasks:
         rt = ref["tasks"].get(r.identifier, {})
@@ -551,6 +552,8 @@ def classify_transition_modeling(
             continue
         if bool(rt["planner_success"]) != bool(r.planner_found):
             cls = "planner-success-differs"
+            if r.planner_found and undeclared_constants(data, answers.get(r.identifier, "")):
+                cls = "undeclared-constant"
             out.append(
                 Disagreement(
                     "transition-modeling",
@@ -562,6 +565,32 @@ def classify_transition_modeling(
                 )
             )
     return report.summary(), out
+
+
+def undeclared_constants(data: Any, answer: str) -> set[str]:
+    """The names an answer's operators use as constants (``(inside ?char bathroom)``).
+    The VirtualHome domain declares no ``:constants``, so Fast Downward's translator, which
+    the reference runs on the domain with these operators written in, stops at each
+    ("Undefined object"); planproof reads such a name as the problem's object
+    (docs/reference-differences.md, ``undeclared-constant``)."""
+    from planproof.ltl.ast import Atom, Const, walk
+    from planproof.pddl.schema import effect_atoms
+    from planproof.pddl.tolerant import OperatorParseError, read_operators
+
+    try:
+        ops = read_operators(answer)
+    except OperatorParseError:
+        return set()
+    declared = set(getattr(data.domain, "constants", {}) or {})
+    names: set[str] = set()
+    for parsed in ops.values():
+        op = parsed.operator
+        if op is None:
+            continue
+        atoms = [n for n in walk(op.precondition) if isinstance(n, Atom)]
+        atoms += [a for a, _positive in effect_atoms(op.effects)]
+        names |= {x.name for a in atoms for x in a.args if isinstance(x, Const)}
+    return names - declared
 
 
 def transition_figures(summary: Mapping[str, Any], *, planner: bool = True) -> dict[str, float]:
@@ -726,12 +755,21 @@ def write_figures(result: Mapping[str, Any], versions: Mapping[str, str]) -> Pat
         "in its own venv (benchmarks/reference_env.py, flavours 'published' and "
         "'published-transition-modeling'), driven by benchmarks/reference_published_driver.py; "
         "a cell with 'sample' saw only every n-th task of the file; transition modeling "
-        "without 'planner' ran with the reference's planner disabled (logic-form figures only)",
+        "with 'planner': false ran with the reference's planner disabled (logic-form figures), "
+        "its planner-success figures, where present, come from a run with the planner on "
+        "'planner_sample' (every n-th task)",
         "versions": dict(versions),
     }
     for module, by_model in result["cells"].items():
         slot = doc["modules"].setdefault(module, {})
         for model, cell in by_model.items():
+            if (
+                module == "transition-modeling"
+                and cell.get("reference_planner")
+                and (isinstance(slot.get(model), dict) and slot[model].get("planner") is False)
+            ):
+                slot[model] = planner_entry(slot[model], cell)
+                continue
             entry: dict[str, Any] = {
                 "figures": cell["reference"],
                 "seconds": round(float(cell["reference_seconds"]), 1),
@@ -744,6 +782,24 @@ def write_figures(result: Mapping[str, Any], versions: Mapping[str, str]) -> Pat
     FIGURES_PATH.parent.mkdir(parents=True, exist_ok=True)
     FIGURES_PATH.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return FIGURES_PATH
+
+
+def planner_entry(stored: Mapping[str, Any], cell: Mapping[str, Any]) -> dict[str, Any]:
+    """A transition-modeling cell whose logic-form figures are the whole file's (planner
+    disabled) with the planner-success figures of a run with the planner added, and that
+    run's sample (``"planner_sample"``; None: the whole file): the whole-file logic-form
+    figures are kept, never replaced by a sample's."""
+    planner = {k: v for k, v in cell["reference"].items() if k.endswith(PLANNER_FIGURE)}
+    figures = {k: v for k, v in stored["figures"].items() if not k.endswith(PLANNER_FIGURE)}
+    entry = {
+        **stored,
+        "figures": {**figures, **planner},
+        "planner_seconds": round(float(cell["reference_seconds"]), 1),
+    }
+    entry.pop("planner_sample", None)
+    if cell.get("sample"):
+        entry["planner_sample"] = cell["sample"]
+    return entry
 
 
 def cached_reference_cells(
@@ -787,7 +843,12 @@ def planproof_figures(module: str, summary: Mapping[str, Any]) -> dict[str, floa
             for c, v in summary.get("by_category", {}).items()
             if c in TM_CATEGORIES
         }
-        return {**summary.get("reference_reading", {}), **own}
+        planner = {
+            f"{c}_planner_success_rate": 100.0 * float(v["planner_found"])
+            for c, v in (summary.get("planner_by_category") or {}).items()
+            if c in TM_CATEGORIES and v.get("planner_found") is not None
+        }
+        return {**summary.get("reference_reading", {}), **own, **planner}
     return figures(module, summary)
 
 
@@ -795,15 +856,9 @@ AGREEMENT_FIGURES: dict[str, tuple[str, ...]] = {
     "goal-interpretation": ("overall_f1",),
     "action-sequencing": ("task_success", "execution_success"),
     "subgoal-decomposition": ("task_success", "execution_success"),
-    "transition-modeling": tuple(
-        f"{c}_f1"
-        for c in (
-            "object_states",
-            "object_orientation",
-            "object_affordance",
-            "spatial_relations",
-            "non-spatial_relations",
-        )
+    "transition-modeling": (
+        *(f"{c}_f1" for c in TM_CATEGORIES),
+        *(f"{c}_planner_success_rate" for c in TM_CATEGORIES),
     ),
 }
 """The headline figures of the table of agreement, per module."""
@@ -827,7 +882,11 @@ def agreement_table(result: Mapping[str, Any]) -> str:
                 if ref is None:
                     continue
                 mark = "=" if mine is not None and f"{ref:.1f}" == f"{mine:.1f}" else "≠"
-                short = fig.removesuffix("_f1").replace("_success", "")
+                short = (
+                    fig.removesuffix("_f1")
+                    .replace("_planner_success_rate", " planner")
+                    .replace("_success", "")
+                )
                 text = (
                     f"{short} {ref:.1f} {mark} {mine:.1f}"
                     if mine is not None

@@ -11,6 +11,7 @@ from planproof.data.paper_eai import paper_figure
 from planproof.data.published import MODELS
 from planproof.data.reference_figures import (
     FIGURES_PATH,
+    is_sampled,
     partial_cells,
     reference_figure,
     reference_figures,
@@ -74,3 +75,32 @@ def test_transition_modeling_f1_against_table_13() -> None:
             fig = name.replace("non-spatial", "non_spatial")
             paper = paper_figure("GPT-4o", "transition-modeling", fig)
             assert paper is not None and abs(value - paper.value) <= 0.1, (name, value, paper)
+
+
+def test_a_planner_sample_marks_only_the_planner_figures() -> None:
+    """A transition-modeling cell keeps its whole-file logic-form figures when the
+    reference's planner ran on a sample: only the planner-success figures are marked as
+    sampled, and storing a new planner run never replaces the logic-form figures."""
+    from benchmarks.differential_published import planner_entry
+
+    stored = {"figures": {"object_states_f1": 54.6}, "planner": False, "seconds": 3.0}
+    run = {
+        "reference": {"object_states_f1": 54.5, "object_states_planner_success_rate": 32.1},
+        "reference_seconds": 137.2,
+        "sample": {"every": 6, "tasks": 50, "of": 296},
+    }
+    cell = planner_entry(stored, run)
+    assert cell["figures"] == {"object_states_f1": 54.6, "object_states_planner_success_rate": 32.1}
+    assert cell["planner"] is False and cell["planner_sample"]["tasks"] == 50
+    doc = {"modules": {"transition-modeling": {"gpt-4o": cell}}}
+    assert is_sampled("transition-modeling", "gpt-4o", "object_states_planner_success", doc)
+    assert is_sampled("transition-modeling", "gpt-4o", "non_spatial_relations_planner_success", doc)
+    assert not is_sampled("transition-modeling", "gpt-4o", "object_states_f1", doc)
+    whole = planner_entry(cell, {**run, "sample": None})
+    assert "planner_sample" not in whole
+    assert not is_sampled(
+        "transition-modeling",
+        "gpt-4o",
+        "object_states_planner_success",
+        {"modules": {"transition-modeling": {"gpt-4o": whole}}},
+    )

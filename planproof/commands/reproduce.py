@@ -234,14 +234,17 @@ def _print(sections: Mapping[str, Sequence[Any]], tau_rows: Sequence[Any], every
     from rich.console import Console
     from rich.table import Table
 
-    from planproof.data.reference_figures import sampled_cells
+    from planproof.data.reference_figures import is_sampled, reference_figures
     from planproof.report.leaderboard import BASE, GROUPS, TITLES
 
     console = Console()
     try:
-        sampled = set(sampled_cells())
+        doc: dict[str, Any] | None = reference_figures()
     except (OSError, ValueError):
-        sampled = set()
+        doc = None
+
+    def star(section: str, model: str, fig: str) -> bool:
+        return doc is not None and is_sampled(BASE.get(section, section), model, fig, doc)
 
     def fmt(v: float | None) -> str:
         return "—" if v is None else f"{v:.1f}"
@@ -259,12 +262,11 @@ def _print(sections: Mapping[str, Sequence[Any]], tau_rows: Sequence[Any], every
                 for fig in group:
                     cells += [
                         fmt(r.paper.get(fig)),
-                        fmt(r.reference.get(fig))
-                        + ("*" if (BASE.get(section, section), r.model) in sampled else ""),
+                        fmt(r.reference.get(fig)) + ("*" if star(section, r.model, fig) else ""),
                         fmt(r.planproof.get(fig)),
                     ]
                 table.add_row(r.label + (" (your run)" if r.user_run else ""), *cells)
-            if any((BASE.get(section, section), r.model) in sampled for r in rows):
+            if any(star(section, r.model, fig) for r in rows for fig in group):
                 table.caption = (
                     "* the reference code on a sample of the file's tasks (see the notes)"
                 )

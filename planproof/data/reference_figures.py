@@ -45,6 +45,34 @@ def sampled_cells(doc: dict[str, Any] | None = None) -> dict[tuple[str, str], di
     }
 
 
+PLANNER_FIGURE = "_planner_success_rate"
+"""The suffix of the transition-modeling figures that come from the reference's planner."""
+
+
+def planner_samples(doc: dict[str, Any] | None = None) -> dict[tuple[str, str], dict[str, Any]]:
+    """(module, model) → the sample of the reference's planner-success figures, for the
+    transition-modeling cells whose logic-form figures are the whole file's (a run with
+    the planner disabled, ``"planner": false``) and whose planner was run on every n-th
+    task only (``"planner_sample"``: it needs minutes per file)."""
+    modules = (reference_figures() if doc is None else doc).get("modules", {})
+    return {
+        (module, model): c["planner_sample"]
+        for module, cells in modules.items()
+        for model, c in cells.items()
+        if isinstance(c, dict) and isinstance(c.get("planner_sample"), dict)
+    }
+
+
+def is_sampled(module: str, model: str, figure: str, doc: dict[str, Any] | None = None) -> bool:
+    """Whether the stored reference figure ``figure`` of (module, model) is on a sample of
+    the file (its cell is a sample, or it is a planner figure of a planner sample)."""
+    doc = reference_figures() if doc is None else doc
+    if (module, model) in sampled_cells(doc):
+        return True
+    planner = figure.replace("non_spatial", "non-spatial").removesuffix("_rate") + "_rate"
+    return planner.endswith(PLANNER_FIGURE) and (module, model) in planner_samples(doc)
+
+
 def partial_cells() -> dict[str, str]:
     """Module → why its stored reference figures are not the whole file's everything:
     cells run on a sample of each file's tasks (``"sample"``), transition modeling run with
@@ -66,8 +94,23 @@ def partial_cells() -> dict[str, str]:
                 + (f"; {whole} models on the whole file" if whole else "")
             )
         if any(isinstance(c, dict) and c.get("planner") is False for c in cells.values()):
+            planned = {model: s for (m, model), s in planner_samples(doc).items() if m == module}
+            kinds = sorted(
+                {f"every {s['every']}th task ({s['tasks']} of {s['of']})" for s in planned.values()}
+            )
             out[module] = (
-                f"the reference code's {module} figures are its logic-form figures only: its "
-                "planner was not run, so its planner-success column is empty"
+                f"the reference code's {module} logic-form figures are on the whole file, run "
+                "with its planner disabled; "
+                + (
+                    f"its planner-success figures marked * are on a SAMPLE of the file "
+                    f"({len(planned)} models: {'; '.join(kinds)})"
+                    + (
+                        f", empty for the other {len(cells) - len(planned)}"
+                        if len(cells) > len(planned)
+                        else ""
+                    )
+                    if planned
+                    else "its planner was not run, so its planner-success column is empty"
+                )
             )
     return out
