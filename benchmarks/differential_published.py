@@ -486,7 +486,11 @@ def classify_subgoal_task(
             return "next-to-a-room"
         if re.search(r"next_to\((?!character\.)", message):
             return "next-to-reversed"
-        if "putin(character." in message or "precondition of sit(" in message:
+        if (
+            "putin(character." in message
+            or "precondition of sit(" in message
+            or re.search(r"sit\([^)]*\) is not afforded: sittable\(", message)
+        ):
             return "translator-rule"
         if "ADDITIONAL_STEP" in info:
             return "additional-step-accepted"

@@ -163,6 +163,33 @@ def test_translator_rule_walks_into_the_toilet() -> None:
     assert classify_subgoal_task(ref, mine) == "translator-rule"
 
 
+def test_bare_sitting_sits_on_a_seat_of_the_room() -> None:
+    """74_1 (Watch TV), Mistral Large: ``SITTING(character.65)`` names no seat. The
+    reference's translator has no rule for ``SITTING`` and moves on; planproof's search
+    must reach the literal, and finds ``sit(couch.352)`` (its focus holds the objects a
+    SIT is afforded on). Both then reach the task's goals: they agree."""
+    mine = _trajectory("mistral-large-2402", "74_1")
+    assert mine.executable and mine.success
+    assert "sit(couch.352)" in [str(a) for a in mine.actions]
+    ref = {"success": True, "info": "('Correct', True, [], [], {})"}
+    assert classify_subgoal_task(ref, mine) is None
+
+
+def test_sitting_without_a_seat_in_the_task() -> None:
+    """137_2 (Pet cat), Llama-3 8B: ``SITTING(character.65)`` first, in a task whose
+    objects hold nothing sittable. The reference's translator drops the subgoal (no rule
+    for ``SITTING``) and goes on to the cat: correct; planproof needs the literal, which
+    no action can make true there: unreachable."""
+    mine = _trajectory("llama-3-8b-chat", "137_2")
+    assert not mine.executable
+    ref = {
+        "success": True,
+        "info": "('Correct', True, [['[FIND] <cat> (1000)', '[FIND] <cat> (1000)', "
+        "'[TURNTO] <cat> (1000)', '[FIND] <cat> (1000)', '[TOUCH] <cat> (1000)']], [], {})",
+    }
+    assert classify_subgoal_task(ref, mine) == "translator-rule"
+
+
 def test_refinement_choice_lies_down() -> None:
     """473_1 (Relax on sofa), Gemini 1.0 Pro: ``ONTOP(character.65, couch.352)``. The
     reference's translator makes it ``SIT(couch)``; planproof's search returns the first

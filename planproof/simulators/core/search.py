@@ -26,7 +26,12 @@ from planproof.simulators.core.changes import Changes
 from planproof.simulators.core.logic import Cond, Facts, Key, KeyFacts
 from planproof.simulators.core.outcome import Action
 from planproof.simulators.core.replay import action_atom
-from planproof.simulators.core.search_bound import lower_bound, may_ground_to
+from planproof.simulators.core.search_bound import (
+    effect_patterns,
+    lower_bound,
+    may_ground_to,
+    pattern_matches,
+)
 from planproof.simulators.core.world import Bound, World
 
 __all__ = [
@@ -250,8 +255,11 @@ def _effect_atoms(op: Operator) -> list[tuple[type, Atom]]:
 def focus_objects(world: World, f: Formula, state: State) -> frozenset[str]:
     """The objects a search for ``f`` considers: those ``f`` names, the acting agent, and
     every object related to one of them in ``state`` (its container, its surface, what is
-    next to it, its room). A full search over every object is intractable beyond two or
-    three actions in a rich world; see ``docs/subgoal-decomposition.md``."""
+    next to it, its room); plus, for a literal of ``f`` that no action over these objects
+    can make true, the objects of the afforded actions that can (:func:`_producers`:
+    ``sitting(character)`` names no seat, the sittable objects are added). A full search
+    over every object is intractable beyond two or three actions in a rich world; see
+    ``docs/subgoal-decomposition.md``."""
     named = set(constants(f))
     if world.agent is not None:
         named.add(world.agent)
@@ -260,7 +268,80 @@ def focus_objects(world: World, f: Formula, state: State) -> frozenset[str]:
         names = [t.name for t in a.args]
         if len(names) >= 2 and named.intersection(names):
             out.update(names)
+    out.update(_producer_objects(world, f, state, frozenset(out)))
     return frozenset(o for o in out if o in world.universe)
+
+
+PRODUCERS_PER_LITERAL = 8
+"""At most this many actions' objects are added to a search's focus per literal that no
+focused action can make true: enough to offer a choice (the seats of a room), few enough
+to keep the search small."""
+
+
+def _producer_objects(world: World, f: Formula, state: State, near: frozenset[str]) -> set[str]:
+    """For each top-level literal of ``f`` that is false in ``state`` and that no afforded
+    action over ``near`` alone makes true in one step from ``state`` (its effects applied,
+    the precondition aside), the objects of the first :data:`PRODUCERS_PER_LITERAL`
+    afforded actions that do."""
+    literals = ground_literals(f)
+    if literals is None:
+        return set()
+    acts = frozenset(n for n in world.domain.operators if n not in world.domain.predicates)
+    wanted: list[tuple[type, Atom]] = [
+        (Add, a) for a in literals[0] if a.pred not in acts and a not in state
+    ]
+    wanted += [(Delete, a) for a in literals[1] if a in state]
+    wanted = [(k, a) for k, a in wanted if a not in world.static]
+    if not wanted:
+        return set()
+    index = _producers(world)
+    types = world.universe.type_index
+    keys = world.key_facts(state)
+    out: set[str] = set()
+    for kind, g in wanted:
+
+        def makes(b: Bound, kind: type = kind, g: Atom = g) -> bool:
+            adds, dels, _ = world.effects(b, state, keys)
+            return g in (adds if kind is Add else dels)
+
+        able = [
+            b
+            for b, patterns in index.get((kind, g.pred), ())
+            if any(pattern_matches(p, q, b.env, g, types) for p, q in patterns)
+        ]
+        if any(near.issuperset(b.action.args) and makes(b) for b in able):
+            continue
+        found = 0
+        for b in able:
+            if found >= PRODUCERS_PER_LITERAL:
+                break
+            if not near.issuperset(b.action.args) and makes(b):
+                out.update(b.action.args)
+                found += 1
+    return out
+
+
+_Patterns = tuple[tuple[Atom, Mapping[str, str | None]], ...]
+_Producers = dict[tuple[type, str], tuple[tuple[Bound, _Patterns], ...]]
+_PRODUCERS: dict[int, tuple[World, _Producers]] = {}
+
+
+def _producers(world: World) -> _Producers:
+    """(Add or Delete, predicate) → the afforded ground actions (:func:`ground_actions`)
+    with an effect of that kind on that predicate, and its patterns
+    (:func:`~planproof.simulators.core.search_bound.effect_patterns`); cached per world."""
+    hit = _PRODUCERS.get(id(world))
+    if hit is not None and hit[0] is world:
+        return hit[1]
+    table: dict[tuple[type, str], list[tuple[Bound, _Patterns]]] = {}
+    for b in ground_actions(world):
+        for key, patterns in effect_patterns(b.operator).items():
+            table.setdefault(key, []).append((b, tuple(patterns)))
+    result = {k: tuple(v) for k, v in table.items()}
+    if len(_PRODUCERS) >= 1024:
+        _PRODUCERS.clear()
+    _PRODUCERS[id(world)] = (world, result)
+    return result
 
 
 _Move = tuple[Bound, Cond, Changes, Mapping[str, str], Atom, tuple[str, ...] | None]

@@ -27,7 +27,7 @@ from collections.abc import Collection, Mapping, Sequence
 
 from planproof.ltl.ast import And, Atom, Const, Formula, Or, Var
 from planproof.ltl.trace import State
-from planproof.pddl.schema import Add, Effect, ForallEffect, Operator, When
+from planproof.pddl.schema import Add, Delete, Effect, ForallEffect, Operator, When
 from planproof.simulators.core.logic import ground
 from planproof.simulators.core.world import Bound, World
 
@@ -71,27 +71,45 @@ def lower_bound(
     return count
 
 
-_Added = dict[str, list[tuple[Atom, Mapping[str, str | None]]]]
-_ADDED: dict[int, tuple[Operator, _Added]] = {}
+_Patterns = dict[tuple[type, str], list[tuple[Atom, Mapping[str, str | None]]]]
+_PATTERNS: dict[int, tuple[Operator, _Patterns]] = {}
 
 
-def _added(op: Operator) -> _Added:
-    """Predicate → the atom patterns an operator's effects may add, each with the types
-    of its enclosing quantifiers' variables (once per operator object)."""
-    hit = _ADDED.get(id(op))
+def effect_patterns(op: Operator) -> _Patterns:
+    """(Add or Delete, predicate) → the atom patterns an operator's effects may add or
+    delete (conditional and quantified ones included), each with the types of its
+    enclosing quantifiers' variables (once per operator object)."""
+    hit = _PATTERNS.get(id(op))
     if hit is not None and hit[0] is op:
         return hit[1]
-    out: _Added = {}
+    out: _Patterns = {}
     stack: list[tuple[Effect, Mapping[str, str | None]]] = [(e, {}) for e in op.effects]
     while stack:
         e, quantified = stack.pop()
-        if isinstance(e, Add):
-            out.setdefault(e.atom.pred, []).append((e.atom, quantified))
+        if isinstance(e, Add | Delete):
+            out.setdefault((type(e), e.atom.pred), []).append((e.atom, quantified))
         elif isinstance(e, When):
             stack.extend((x, quantified) for x in e.effects)
         elif isinstance(e, ForallEffect):
             inner = {**quantified, e.binder.var: e.binder.type}
             stack.extend((x, inner) for x in e.effects)
+    if len(_PATTERNS) >= 4096:
+        _PATTERNS.clear()
+    _PATTERNS[id(op)] = (op, out)
+    return out
+
+
+_Added = dict[str, list[tuple[Atom, Mapping[str, str | None]]]]
+_ADDED: dict[int, tuple[Operator, _Added]] = {}
+
+
+def _added(op: Operator) -> _Added:
+    """Predicate → the atom patterns an operator's effects may add (cached by ``id``: it
+    is asked once per action of every pool)."""
+    hit = _ADDED.get(id(op))
+    if hit is not None and hit[0] is op:
+        return hit[1]
+    out = {pred: v for (kind, pred), v in effect_patterns(op).items() if kind is Add}
     if len(_ADDED) >= 4096:
         _ADDED.clear()
     _ADDED[id(op)] = (op, out)
@@ -109,29 +127,37 @@ def may_ground_to(atom: Atom, env: Mapping[str, str], target: Atom) -> bool:
     return True
 
 
+def pattern_matches(
+    atom: Atom,
+    quantified: Mapping[str, str | None],
+    env: Mapping[str, str],
+    target: Atom,
+    types: Mapping[str, Collection[str]],
+) -> bool:
+    """Whether an effect pattern of an action bound by ``env`` may be ``target``: its
+    parameters name ``target``'s objects, and a quantified variable only takes objects
+    of its type (as the quantified effect visits them)."""
+    if quantified and not quantified.keys().isdisjoint(env):
+        # a quantifier's variable shadows a parameter of the same name
+        env = {k: v for k, v in env.items() if k not in quantified}
+    return may_ground_to(atom, env, target) and all(
+        quantified.get(a.name) is None or quantified[a.name] in types.get(t.name, ())
+        for a, t in zip(atom.args, target.args, strict=True)
+        if isinstance(a, Var) and a.name not in env
+    )
+
+
 def _achievers(
     pool: Sequence[Bound], g: Atom, types: Mapping[str, Collection[str]]
 ) -> frozenset[int]:
-    """Indexes of the actions of ``pool`` that may add ``g``: an added pattern matches it,
-    and a quantified variable only takes objects of its type (as the quantified effect
-    visits them)."""
+    """Indexes of the actions of ``pool`` that may add ``g`` (:func:`pattern_matches`)."""
     out: list[int] = []
     for i, b in enumerate(pool):
         patterns = _added(b.operator).get(g.pred)
         if patterns is None:
             continue
-        for atom, quantified in patterns:
-            env = b.env
-            if quantified and not quantified.keys().isdisjoint(env):
-                # a quantifier's variable shadows a parameter of the same name
-                env = {k: v for k, v in env.items() if k not in quantified}
-            if may_ground_to(atom, env, g) and all(
-                quantified.get(a.name) is None or quantified[a.name] in types.get(t.name, ())
-                for a, t in zip(atom.args, g.args, strict=True)
-                if isinstance(a, Var) and a.name not in env
-            ):
-                out.append(i)
-                break
+        if any(pattern_matches(atom, q, b.env, g, types) for atom, q in patterns):
+            out.append(i)
     return frozenset(out)
 
 

@@ -1,0 +1,96 @@
+"""Every per-task verdict of the published sweep, saved once and compared after a change.
+
+    python benchmarks/compare_published_verdicts.py --save /tmp/before.json
+    python benchmarks/compare_published_verdicts.py --against /tmp/before.json
+
+Scores every cell of goal interpretation, action sequencing (both readings of repeated
+keys) and subgoal decomposition for the 15 published models (``published_cells``,
+``evaluate_cell``: the code ``planproof reproduce eai`` runs, without its cell cache) on
+``--workers`` local processes, and keeps per cell its summary and every task's verdict.
+With ``--against`` it lists every cell, task and summary field that differs from the saved
+run and exits 1 if anything does: a speed change must leave it empty.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from planproof.executor import ExecutorConfig, open_executor
+from planproof.runs.published_sweep import Cell, evaluate_cell, published_cells
+
+MODULES = ("goal-interpretation", "action-sequencing", "subgoal-decomposition")
+
+
+def cell_key(cell: dict[str, Any]) -> str:
+    return f"{cell['module']}/{cell['model']}/{cell['repeated']}"
+
+
+def score(modules: list[str], models: list[str] | None, workers: int) -> dict[str, Any]:
+    """Cell key → {summary, figures, tasks} for every selected cell."""
+    cells: list[Cell] = published_cells(modules, models)
+    out: dict[str, Any] = {}
+    with open_executor(ExecutorConfig("local", workers), tasks=len(cells)) as ex:
+        results = ex.map(evaluate_cell, cells)
+    for cell, res in zip(cells, results, strict=True):
+        if res.value is None:
+            raise SystemExit(f"cell {cell} failed: {res.failure}")
+        v = res.value
+        out[cell_key(v["cell"])] = {k: v[k] for k in ("summary", "figures", "tasks")}
+    return out
+
+
+def differences(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """Human-readable differences between two saved runs (cells present in both; a cell
+    present in one only is a difference too)."""
+    out: list[str] = []
+    for key in sorted(set(before) | set(after)):
+        if key not in before or key not in after:
+            out.append(f"{key}: only in {'after' if key in after else 'before'}")
+            continue
+        b, a = before[key], after[key]
+        bt = {t["identifier"]: t for t in b["tasks"]}
+        at = {t["identifier"]: t for t in a["tasks"]}
+        for ident in sorted(set(bt) | set(at)):
+            if bt.get(ident) != at.get(ident):
+                out.append(f"{key} {ident}: {bt.get(ident)} -> {at.get(ident)}")
+        for part in ("summary", "figures"):
+            if b[part] != a[part]:
+                for field in sorted(set(b[part]) | set(a[part])):
+                    if b[part].get(field) != a[part].get(field):
+                        out.append(f"{key} {part}.{field} differs")
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    group = ap.add_mutually_exclusive_group(required=True)
+    group.add_argument("--save", type=Path, help="write this run's verdicts here")
+    group.add_argument("--against", type=Path, help="compare this run with a saved one")
+    ap.add_argument("--modules", nargs="+", choices=MODULES, default=list(MODULES))
+    ap.add_argument("--models", nargs="+", help="file stems (default: all 15)")
+    ap.add_argument("--workers", type=int, default=2)
+    args = ap.parse_args()
+    t0 = time.perf_counter()
+    now = score(args.modules, args.models, args.workers)
+    print(f"scored {len(now)} cells in {time.perf_counter() - t0:.1f} s", flush=True)
+    if args.save is not None:
+        args.save.write_text(json.dumps(now, sort_keys=True), encoding="utf-8")
+        print(f"saved to {args.save}")
+        return 0
+    saved = json.loads(args.against.read_text(encoding="utf-8"))
+    saved = {k: v for k, v in saved.items() if k in now}
+    diff = differences(saved, now)
+    for line in diff:
+        print(line)
+    tasks = sum(len(v["tasks"]) for v in now.values())
+    print(f"{len(diff)} differences over {len(now)} cells, {tasks} task verdicts")
+    return 1 if diff else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
