@@ -38,9 +38,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--engine",
-        choices=("fast-downward", "pyperplan"),
+        choices=("fast-downward", "pyperplan", "builtin"),
         default="fast-downward",
-        help="planner (default fast-downward)",
+        help="planner (default fast-downward; builtin: planproof's in-process search)",
     )
     parser.add_argument("--timeout", type=seconds, default=60.0, help="seconds per problem")
     parser.add_argument("--no-planner", action="store_true", help="logic-form scores only")

@@ -28,9 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--problem", required=True, type=Path, help="PDDL problem file")
     parser.add_argument(
         "--engine",
-        choices=("fast-downward", "pyperplan"),
+        choices=("fast-downward", "pyperplan", "builtin"),
         default="fast-downward",
-        help="planner (default fast-downward)",
+        help="planner (default fast-downward; builtin: planproof's in-process search)",
     )
     parser.add_argument(
         "--timeout",

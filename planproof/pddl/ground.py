@@ -14,6 +14,7 @@ conditional effects raise :class:`GroundingLimitError`.
 from __future__ import annotations
 
 import dataclasses
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import product
@@ -32,7 +33,7 @@ from planproof.ltl.ast import (
     Top,
 )
 from planproof.pddl.reader import ROOT_TYPE, Problem
-from planproof.pddl.schema import Add, Delete, Domain, Effect, ForallEffect, When
+from planproof.pddl.schema import Add, Delete, Domain, Effect, ForallEffect, Operator, When
 
 MAX_DISJUNCTS = 256
 MAX_ACTIONS = 200_000
@@ -69,6 +70,11 @@ class _Grounder:
         self.by_type.setdefault(ROOT_TYPE, sorted(objs))
         self.static = domain.static_predicates
         self.init = problem.init
+        ctx = (tuple(sorted(domain.types.items())), tuple(sorted(objs.items())), problem.init)
+        if len(_CONTEXTS) > MAX_CACHED_OPERATORS:
+            _CONTEXTS.clear()  # old ids may then be reused by a new context: forget those too
+            _OPERATORS.clear()
+        self.context = _CONTEXTS.setdefault(ctx, len(_CONTEXTS))
 
     def objects(self, t: str | None) -> list[str]:
         return self.by_type.get(t or ROOT_TYPE, [])
@@ -215,6 +221,9 @@ Fact = tuple[Atom, bool]
 """A STRIPS fact: an atom (``True``) or its complement (``False``); control facts of the
 compilation are atoms whose predicate starts with ``_``."""
 
+Origin = tuple[str, tuple[str, ...]] | None
+"""The (operator, arguments) a grounded action stands for; None for a control step."""
+
 MAX_VARIANTS = 64
 """Most STRIPS variants one action instance may be split into."""
 
@@ -224,7 +233,7 @@ MAX_SPLIT = 3
 
 
 @dataclass(frozen=True)
-class _SAction:
+class GroundAction:
     """A grounded STRIPS action; ``origin`` is the (operator, arguments) it stands for, or
     None for a step of the conditional-effect sequence or a goal action."""
 
@@ -250,11 +259,11 @@ def _control(name: str, *args: str) -> Fact:
 
 class _Compiler:
     def __init__(self) -> None:
-        self.actions: list[_SAction] = []
+        self.actions: list[GroundAction] = []
         self.instances = 0
         self.max_steps = 0
 
-    def add(self, act: _SAction) -> None:
+    def add(self, act: GroundAction) -> None:
         self.actions.append(act)
         if len(self.actions) > MAX_ACTIONS:
             raise GroundingLimitError(f"more than {MAX_ACTIONS} grounded actions")
@@ -297,7 +306,7 @@ class _Compiler:
             adds, dels = _effect_facts(lits)
             for d in dnf(f):
                 self.add(
-                    _SAction(
+                    GroundAction(
                         f"a{len(self.actions)}",
                         frozenset(d),
                         frozenset(adds),
@@ -354,7 +363,7 @@ class _Compiler:
         cur = next(counter)
         for d in start_pre if start_pre is not None else [frozenset()]:
             self.add(
-                _SAction(
+                GroundAction(
                     f"a{len(self.actions)}",
                     frozenset(d) | {free},
                     frozenset({doing, _pc(cur)}),
@@ -405,7 +414,7 @@ class _Compiler:
         for here, cond, to, adds, dels in edges:
             gained = (adds - dels) | ({_pc(to)} if to is not None else set())
             self.add(
-                _SAction(
+                GroundAction(
                     f"a{len(self.actions)}",
                     cond | {doing, _pc(here)},
                     frozenset(gained),
@@ -469,20 +478,139 @@ SMALL = 16
 """Largest DNF a single step of a sequence checks at once."""
 
 
+def _instances(g: _Grounder, op: Operator, comp: _Compiler) -> None:
+    for args in product(*(g.objects(p.type) for p in op.params)):
+        env = {p.name: a for p, a in zip(op.params, args, strict=True)}
+        pre = g.simplify(op.precondition, env)
+        if isinstance(pre, Bottom):
+            continue
+        comp.instance(op.name, tuple(args), pre, list(g.effects(op.effects, env, Top())))
+
+
+_Compiled = tuple[tuple[tuple[frozenset[Fact], frozenset[Fact], frozenset[Fact], Origin], ...], int]
+_OPERATORS: OrderedDict[tuple[Operator, frozenset[str], int, tuple[int, ...]], _Compiled] = (
+    OrderedDict()
+)
+"""An operator's compiled actions per grounding context (see :func:`_ground_operator`),
+and how many conditional-effect sequences they number."""
+MAX_CACHED_OPERATORS = 16_384
+_CONTEXTS: dict[tuple[object, ...], int] = {}
+"""Grounding contexts (types, objects, initial facts) interned to small ints."""
+
+
+def _ground_operator(g: _Grounder, op: Operator, comp: _Compiler) -> None:
+    """Add ``op``'s actions to ``comp``. Transition modeling grounds the same domain
+    operators for the same problem once per answer (15 models, most operators gold), so
+    the compiled actions are memoised by the operator, the static predicates it reads and
+    the grounding context. They are the actions a direct compilation into ``comp`` gives:
+    renamed in its numbering, and their sequences' ``_do`` facts shifted past those
+    ``comp`` already holds."""
+    key = (op, g.static & _predicates(op), g.context, (MAX_SPLIT, MAX_VARIANTS, SMALL))
+    done = _OPERATORS.get(key)
+    if done is not None:
+        _OPERATORS.move_to_end(key)
+    else:
+        sub = _Compiler()
+        _instances(g, op, sub)
+        done = tuple((a.pre, a.adds, a.dels, a.origin) for a in sub.actions), sub.instances
+        _OPERATORS[key] = done
+        if len(_OPERATORS) > MAX_CACHED_OPERATORS:
+            _OPERATORS.popitem(last=False)
+    actions, sequences = done
+    shift = {
+        _control("do", str(i)): _control("do", str(i + comp.instances)) for i in range(sequences)
+    }
+    comp.instances += sequences
+    renumber = bool(shift) and comp.instances > sequences
+
+    def moved(facts: frozenset[Fact]) -> frozenset[Fact]:
+        return frozenset(shift.get(f, f) for f in facts) if renumber else facts
+
+    for pre, adds, dels, origin in actions:
+        comp.add(
+            GroundAction(f"a{len(comp.actions)}", moved(pre), moved(adds), moved(dels), origin)
+        )
+
+
+_PREDICATES: dict[Operator, frozenset[str]] = {}
+
+
+def _predicates(op: Operator) -> frozenset[str]:
+    """The predicates ``op``'s precondition and effects mention."""
+    if op not in _PREDICATES:
+        if len(_PREDICATES) > MAX_CACHED_OPERATORS:
+            _PREDICATES.clear()
+        _PREDICATES[op] = frozenset(a.pred for a in _operator_atoms(op))
+    return _PREDICATES[op]
+
+
+def _operator_atoms(op: Operator) -> Iterator[Atom]:
+    yield from _formula_atoms(op.precondition)
+    yield from _effect_atoms(op.effects)
+
+
+def _effect_atoms(effects: tuple[Effect, ...]) -> Iterator[Atom]:
+    for e in effects:
+        match e:
+            case Add(atom) | Delete(atom):
+                yield atom
+            case When(c, inner):
+                yield from _formula_atoms(c)
+                yield from _effect_atoms(inner)
+            case ForallEffect(_, inner):
+                yield from _effect_atoms(inner)
+
+
+def _formula_atoms(f: Formula) -> Iterator[Atom]:
+    match f:
+        case Atom():
+            yield f
+        case Not(body) | Exists(_, body) | Forall(_, body):
+            yield from _formula_atoms(body)
+        case And(cs) | Or(cs):
+            for c in cs:
+                yield from _formula_atoms(c)
+        case Implies(a, b):
+            yield from _formula_atoms(a)
+            yield from _formula_atoms(b)
+
+
+@dataclass(frozen=True)
+class GroundTask:
+    """A grounded STRIPS task as data: reach ``goal`` (one control fact, added by the goal
+    actions) from ``init``. Each action's ``origin`` is the (operator, arguments) it stands
+    for, or None for a goal action or an inner step of a conditional-effect sequence.
+    ``trivially_unsolvable`` says why there is no plan when that is known without search
+    (the actions are then empty)."""
+
+    actions: tuple[GroundAction, ...]
+    init: frozenset[Fact]
+    goal: Fact
+    trivially_unsolvable: str = ""
+
+
 def ground_strips(domain: Domain, problem: Problem) -> StripsTask:
-    """The grounded STRIPS task of ``problem`` (see the module docstring)."""
+    """The grounded STRIPS task of ``problem`` as PDDL text (see the module docstring)."""
+    task = ground_task(domain, problem)
+    if task.trivially_unsolvable:
+        return StripsTask("", "", {}, task.trivially_unsolvable)
+    return _strips_text(list(task.actions), set(task.init))
+
+
+def ground_task(domain: Domain, problem: Problem, *, memo: bool = True) -> GroundTask:
+    """The grounded STRIPS task of ``problem`` (see the module docstring); ``memo=False``
+    compiles every operator afresh (the same task, see :func:`_ground_operator`)."""
     g = _Grounder(domain, problem)
+    goal_fact = _control("goal")
     goal_dnf = dnf(g.simplify(problem.goal, {}))
     if not goal_dnf:
-        return StripsTask("", "", {}, "the goal is false on the static facts alone")
+        return GroundTask((), frozenset(), goal_fact, "the goal is false on the static facts alone")
     comp = _Compiler()
     for op in domain.operators.values():
-        for args in product(*(g.objects(p.type) for p in op.params)):
-            env = {p.name: a for p, a in zip(op.params, args, strict=True)}
-            pre = g.simplify(op.precondition, env)
-            if isinstance(pre, Bottom):
-                continue
-            comp.instance(op.name, tuple(args), pre, list(g.effects(op.effects, env, Top())))
+        if memo:
+            _ground_operator(g, op, comp)
+        else:
+            _instances(g, op, comp)
     free = _control("free")
     uses_free = comp.instances > 0
     if uses_free:
@@ -494,10 +622,10 @@ def ground_strips(domain: Domain, problem: Problem) -> StripsTask:
             for a in comp.actions
         ]
     goals = [
-        _SAction(
+        GroundAction(
             f"goal{j}",
             frozenset(d) | ({free} if uses_free else set()),
-            frozenset({_control("goal")}),
+            frozenset({goal_fact}),
             frozenset(),
             None,
         )
@@ -507,11 +635,11 @@ def ground_strips(domain: Domain, problem: Problem) -> StripsTask:
     init_atoms = frozenset(a for a in problem.init if a.pred not in g.static)
     negated = {a for act in actions for a, v in act.pre if not v}
     # complements of the atoms read negatively follow every change of the atom
-    full: list[_SAction] = []
+    full: list[GroundAction] = []
     for act in actions:
         adds = set(act.adds) | {(a, False) for a, _ in act.dels if a in negated}
         dels = set(act.dels) | {(a, False) for a, _ in act.adds if a in negated}
-        full.append(_SAction(act.name, act.pre, frozenset(adds), frozenset(dels), act.origin))
+        full.append(GroundAction(act.name, act.pre, frozenset(adds), frozenset(dels), act.origin))
     init: set[Fact] = {(a, True) for a in init_atoms} | {
         (a, False) for a in negated if a not in init_atoms
     }
@@ -519,12 +647,12 @@ def ground_strips(domain: Domain, problem: Problem) -> StripsTask:
         init.add(free)
     # relaxed reachability: drop actions that can never fire
     reached = set(init)
-    live: list[_SAction] = []
+    live: list[GroundAction] = []
     pending = full
     changed = True
     while changed:
         changed = False
-        rest: list[_SAction] = []
+        rest: list[GroundAction] = []
         for act in pending:
             if act.pre <= reached:
                 live.append(act)
@@ -534,12 +662,14 @@ def ground_strips(domain: Domain, problem: Problem) -> StripsTask:
             else:
                 rest.append(act)
         pending = rest
-    if _control("goal") not in reached:
-        return StripsTask("", "", {}, "the goal is unreachable even ignoring delete effects")
-    return _strips_text(live, init)
+    if goal_fact not in reached:
+        return GroundTask(
+            (), frozenset(), goal_fact, "the goal is unreachable even ignoring delete effects"
+        )
+    return GroundTask(tuple(live), frozenset(init), goal_fact)
 
 
-def _strips_text(actions: list[_SAction], init: set[Fact]) -> StripsTask:
+def _strips_text(actions: list[GroundAction], init: set[Fact]) -> StripsTask:
     names: dict[Fact, str] = {}
 
     def fact(f: Fact) -> str:

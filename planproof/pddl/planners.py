@@ -32,7 +32,7 @@ from planproof.pddl.reader import Problem
 from planproof.pddl.schema import Domain
 from planproof.pddl.writer import NameMap, domain_to_pddl, export_names, problem_to_pddl
 
-ENGINES = ("fast-downward", "pyperplan")
+ENGINES = ("fast-downward", "pyperplan", "builtin")
 DEFAULT_TIMEOUT = 60.0
 
 PlanStep = tuple[str, tuple[str, ...]]
@@ -111,6 +111,8 @@ def plan(
         res = PlanResult(engine, PlanStatus.UNSUPPORTED, reason=why)
     elif engine == "pyperplan":
         res = _pyperplan(domain, problem, timeout)
+    elif engine == "builtin":
+        res = _builtin(domain, problem, t0 + timeout)
     else:
         res = _bounded(_fast_downward, domain, problem, timeout)
     return dataclasses.replace(res, seconds=time.perf_counter() - t0)
@@ -264,6 +266,33 @@ def _short(exc: BaseException) -> str:
 def _tail(text: str, n: int = 300) -> str:
     text = " ".join(text.split())
     return text[-n:]
+
+
+# --- the built-in search -----------------------------------------------------------------
+
+
+def _builtin(domain: Domain, problem: Problem, deadline: float) -> PlanResult:
+    """Ground with :mod:`planproof.pddl.ground` and search in this process
+    (:mod:`planproof.pddl.strips_search`): no process start, no PDDL text to re-read."""
+    from planproof.pddl.ground import GroundingLimitError, ground_task
+    from planproof.pddl.strips_search import Action, search
+
+    try:
+        task = ground_task(planning_domain(domain), problem)
+    except GroundingLimitError as exc:
+        return PlanResult("builtin", PlanStatus.UNSUPPORTED, reason=str(exc))
+    if task.trivially_unsolvable:
+        return PlanResult("builtin", PlanStatus.UNSOLVABLE, reason=task.trivially_unsolvable)
+    actions = [Action(a.name, a.pre, a.adds, a.dels) for a in task.actions]
+    out = search(task.init, frozenset({task.goal}), actions, deadline=deadline)
+    if out.status == "limit":
+        return PlanResult("builtin", PlanStatus.TIMEOUT, reason=out.reason)
+    if out.status == "unsolvable":
+        return PlanResult(
+            "builtin", PlanStatus.UNSOLVABLE, reason="no plan exists (search exhausted)"
+        )
+    origins = (task.actions[i].origin for i in out.plan)
+    return PlanResult("builtin", PlanStatus.SOLVED, tuple(o for o in origins if o is not None))
 
 
 # --- pyperplan ---------------------------------------------------------------------------

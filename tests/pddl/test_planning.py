@@ -52,7 +52,7 @@ def _switch_problem(n: int, wired: list[tuple[int, int]], plugged: list[int], go
 
 def test_small_domain_both_engines() -> None:
     d, p = read_domain(SMALL_DOMAIN), read_problem(SMALL_PROBLEM)
-    for engine in ("fast-downward", "pyperplan"):
+    for engine in ("fast-downward", "pyperplan", "builtin"):
         r = plan(d, p, engine=engine, timeout=30)
         assert r.status is PlanStatus.SOLVED, r.reason
         # the action `open` and the object `robot` were renamed on export and mapped back
@@ -63,7 +63,7 @@ def test_small_domain_both_engines() -> None:
 def test_unsolvable_and_static_goal() -> None:
     d = read_domain(SWITCH_DOMAIN)
     never = read_problem(_switch_problem(2, [], [], "(and (on l0) (wired l0 l1))"))
-    for engine in ("fast-downward", "pyperplan"):
+    for engine in ("fast-downward", "pyperplan", "builtin"):
         r = plan(d, never, engine=engine, timeout=30)
         assert r.status is PlanStatus.UNSOLVABLE, (engine, r)
 
@@ -82,9 +82,10 @@ def test_unsolvable_and_static_goal() -> None:
 def test_engines_agree_on_solvability_and_plans_replay(
     case: tuple[int, list[tuple[int, int]], list[int], list[int]],
 ) -> None:
-    """On random light-switch problems both planners agree on solvability, and every plan
+    """On random light-switch problems the planners agree on solvability, and every plan
     found reaches the goal when replayed by the simulator core — with the conditional
-    effects compiled both ways for pyperplan (split into variants, and as a sequence)."""
+    effects compiled both ways for pyperplan and the built-in search (split into
+    variants, and as a sequence)."""
     from planproof.pddl import ground
 
     n, wired, plugged, goals = case
@@ -97,9 +98,10 @@ def test_engines_agree_on_solvability_and_plans_replay(
     try:
         for split in (saved, 0):
             ground.MAX_SPLIT = split
-            pp = plan(d, p, engine="pyperplan", timeout=30)
-            assert fd.solved == pp.solved, (split, fd, pp)
-            results.append(pp)
+            for engine in ("pyperplan", "builtin"):
+                pp = plan(d, p, engine=engine, timeout=30)
+                assert fd.solved == pp.solved, (split, engine, fd, pp)
+                results.append(pp)
     finally:
         ground.MAX_SPLIT = saved
     task = pddl_task(d, p)
@@ -257,3 +259,75 @@ def test_simulator_world_exports_and_verifies_the_same() -> None:
         )
     found = plan(d, p, timeout=30)
     assert found.plan == (("grab", ("bot", "cup.1")),)
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    st.integers(2, 4).flatmap(
+        lambda n: st.tuples(
+            st.just(n),
+            st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=4),
+            st.lists(st.integers(0, n - 1), max_size=2),
+        )
+    ),
+    st.sampled_from([0, 3]),
+)
+def test_grounding_memo_gives_the_direct_compilation(
+    case: tuple[int, list[tuple[int, int]], list[int]], split: int
+) -> None:
+    """The memoised operator compilations (renamed, their sequences renumbered) make the
+    same grounded task as compiling every operator afresh, on a cold and a warm memo."""
+    from planproof.pddl import ground
+
+    n, wired, plugged = case
+    d = read_domain(SWITCH_DOMAIN)
+    p = read_problem(_switch_problem(n, wired, plugged, "(on l0)"))
+    saved = ground.MAX_SPLIT
+    try:
+        ground.MAX_SPLIT = split
+        direct = ground.ground_task(d, p, memo=False)
+        ground._OPERATORS.clear()
+        assert ground.ground_task(d, p) == direct
+        assert ground.ground_task(d, p) == direct
+    finally:
+        ground.MAX_SPLIT = saved
+
+
+COUNTER_DOMAIN = """
+(define (domain counter)
+  (:predicates (b ?x) (z ?x) (lower ?x ?y))
+  (:action inc
+    :parameters (?k)
+    :precondition (and (z ?k) (forall (?j) (imply (lower ?j ?k) (b ?j))))
+    :effect (and (b ?k) (not (z ?k))
+                 (forall (?j) (when (lower ?j ?k) (and (z ?j) (not (b ?j))))))))
+"""
+
+
+def _counter_problem(bits: int, goal: str) -> str:
+    objs = " ".join(f"k{i}" for i in range(bits))
+    lower = " ".join(f"(lower k{j} k{i})" for i in range(bits) for j in range(i))
+    zeros = " ".join(f"(z k{i})" for i in range(bits))
+    return (
+        f"(define (problem c) (:domain counter) (:objects {objs})"
+        f" (:init {zeros} {lower}) (:goal {goal}))"
+    )
+
+
+def test_builtin_time_limit_is_a_timeout_never_unsolvable() -> None:
+    """A 9-bit counter counts through 512 states to its goal (and to "no plan" for a goal
+    that needs bit 0 both set and clear): past the time limit the built-in search says
+    TIMEOUT; with time it finds the 511-step plan and exhausts the other."""
+    d = read_domain(COUNTER_DOMAIN)
+    every = "(and " + " ".join(f"(b k{i})" for i in range(9)) + ")"
+    never = "(and " + " ".join(f"(b k{i})" for i in range(9)) + " (z k0))"
+    for goal in (every, never):
+        p = read_problem(_counter_problem(9, goal))
+        late = plan(d, p, engine="builtin", timeout=0.0)
+        assert late.status is PlanStatus.TIMEOUT, late
+        done = plan(d, p, engine="builtin", timeout=120)
+        if goal == every:
+            assert done.solved and len(done.plan) == 2**9 - 1
+            assert check_plan(pddl_task(d, p), to_actions(done.plan)).valid
+        else:
+            assert done.status is PlanStatus.UNSOLVABLE, done

@@ -1,0 +1,231 @@
+"""A complete, bounded, in-process search for grounded STRIPS tasks.
+
+Transition modeling asks one planning question per LLM answer (4,440 for the published
+models), each a small task once grounded (tens to hundreds of actions and facts). Handing
+each to pyperplan costs a process start, writing and re-parsing the grounded PDDL text and
+pyperplan's own grounding — several times the search itself; Fast Downward through
+unified-planning costs about 1.5 s per task. This search runs on the grounded task as
+:mod:`planproof.pddl.ground` builds it, in the calling process.
+
+Greedy best-first search with the FF heuristic (a relaxed plan over the hmax layers),
+duplicate detection on full states, and relaxed dead ends (h = infinity) pruned: a fact
+unreachable when deletes are ignored is unreachable, so pruning is sound, and every other
+reachable state is expanded at most once, so the search is complete: "no plan" is said only
+after the reachable state space is exhausted. The plan found need not be shortest; it is a
+valid plan of the task (tests replay it). States are Python ints used as bit sets.
+
+Two bounds: ``deadline`` (``time.perf_counter`` value; checked every few expansions) and
+``max_states`` (states stored, a memory bound). Reaching either gives :class:`Outcome`
+``limit``, never "unsolvable".
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Generic, Literal, TypeVar
+
+F = TypeVar("F", bound=Hashable)
+
+MAX_STATES = 1_000_000
+"""Default bound on stored states (each a few hundred bytes: about 300 MB at most)."""
+CHECK_EVERY = 64
+"""Expansions between two looks at the clock."""
+
+
+@dataclass(frozen=True)
+class Action(Generic[F]):
+    """A STRIPS action: applicable when ``pre`` holds; deletes ``dels`` then adds ``adds``
+    (an atom both added and deleted ends true, as in PDDL)."""
+
+    name: str
+    pre: frozenset[F]
+    adds: frozenset[F]
+    dels: frozenset[F]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """``solved`` with ``plan`` (indices into the task's actions), ``unsolvable`` (the
+    reachable states are exhausted) or ``limit`` (a bound was reached: no verdict)."""
+
+    status: Literal["solved", "unsolvable", "limit"]
+    plan: tuple[int, ...] = ()
+    expanded: int = 0
+    stored: int = 0
+    reason: str = ""
+
+
+INF = 1 << 60
+
+
+class _Compiled:
+    """The task over bit positions; ``pre_bits`` lists each action's precondition facts
+    for the relaxed-plan extraction."""
+
+    def __init__(self, init: frozenset[F], goal: frozenset[F], actions: Sequence[Action[F]]):
+        index: dict[F, int] = {}
+
+        def mask(facts: frozenset[F]) -> int:
+            m = 0
+            for f in facts:
+                m |= 1 << index.setdefault(f, len(index))
+            return m
+
+        goal_m = mask(goal)
+        raw = [(mask(a.pre), mask(a.adds), mask(a.dels)) for a in actions]
+        # relevance: the goal's facts and the preconditions of actions adding a relevant
+        # fact. Other actions only add facts nothing reads: leaving them out keeps every
+        # plan (its other steps still apply, as STRIPS preconditions are positive), and
+        # facts nothing reads are dropped from the states.
+        relevant = goal_m
+        useful = [False] * len(raw)
+        changed = True
+        while changed:
+            changed = False
+            for i, (p, ad, _de) in enumerate(raw):
+                if not useful[i] and ad & relevant:
+                    useful[i] = True
+                    if p & ~relevant:
+                        relevant |= p
+                        changed = True
+        self.index = [i for i, u in enumerate(useful) if u]
+        """Original action index of each kept action."""
+        self.init = mask(init) & relevant
+        self.goal = goal_m
+        self.pre: list[int] = []
+        self.add: list[int] = []
+        self.keep: list[int] = []  # ~dels, adds win over deletes
+        for i in self.index:
+            p, ad, de = raw[i]
+            ad &= relevant
+            self.pre.append(p)
+            self.add.append(ad)
+            self.keep.append(~(de & ~ad) & relevant)
+        self.pre_bits: list[tuple[int, ...]] = [_bits(p) for p in self.pre]
+        self.n = len(self.pre)
+
+
+def _bits(m: int) -> tuple[int, ...]:
+    out: list[int] = []
+    while m:
+        low = m & -m
+        out.append(low)
+        m ^= low
+    return tuple(out)
+
+
+def _hff(c: _Compiled, state: int) -> int:
+    """FF's heuristic: the number of distinct actions in a relaxed plan read off the hmax
+    layers from ``state``; :data:`INF` when the goal is unreachable ignoring deletes."""
+    goal = c.goal
+    if state & goal == goal:
+        return 0
+    reached = state
+    layers = [state]  # facts reached by layer
+    fired: list[list[int]] = []  # actions first applicable at each layer
+    todo = list(range(c.n))
+    pre, add = c.pre, c.add
+    while True:
+        now: list[int] = []
+        rest: list[int] = []
+        new = reached
+        for i in todo:
+            if pre[i] & reached == pre[i]:
+                now.append(i)
+                new |= add[i]
+            else:
+                rest.append(i)
+        if new == reached:
+            return INF
+        fired.append(now)
+        reached = new
+        layers.append(reached)
+        if reached & goal == goal:
+            break
+        todo = rest
+    # relaxed plan: goals by the layer they first appear in, achieved from the layer below
+    top = len(layers) - 1
+    wanted = [0] * (top + 1)
+    for g in _bits(goal & ~state):
+        wanted[_level(layers, g)] |= g
+    chosen: set[int] = set()
+    for lvl in range(top, 0, -1):
+        need = wanted[lvl]
+        for g in _bits(need):
+            if need & g == 0:
+                continue  # already added by an action chosen at this layer
+            best = next(i for i in fired[lvl - 1] if add[i] & g)
+            chosen.add(best)
+            need &= ~add[best]
+            for p in c.pre_bits[best]:
+                if not state & p:
+                    wanted[_level(layers, p)] |= p
+    return len(chosen)
+
+
+def _level(layers: list[int], bit: int) -> int:
+    for i, m in enumerate(layers):
+        if m & bit:
+            return i
+    raise AssertionError("fact not reached")  # pragma: no cover - callers pass reached facts
+
+
+def search(
+    init: frozenset[F],
+    goal: frozenset[F],
+    actions: Sequence[Action[F]],
+    *,
+    deadline: float | None = None,
+    max_states: int = MAX_STATES,
+) -> Outcome:
+    """Greedy best-first search with h_FF (see the module docstring)."""
+    c = _Compiled(init, goal, actions)
+    start = c.init
+    h0 = _hff(c, start)
+    if h0 >= INF:
+        return Outcome("unsolvable", reason="the goal is unreachable even ignoring deletes")
+    parent: dict[int, tuple[int, int]] = {start: (-1, -1)}
+    heap: list[tuple[int, int, int]] = [(h0, 0, start)]
+    tick = 1
+    expanded = 0
+    pre, add, keep, goal_m = c.pre, c.add, c.keep, c.goal
+    while heap:
+        _h, _t, s = heapq.heappop(heap)
+        if s & goal_m == goal_m:
+            return Outcome("solved", _path(c, parent, s), expanded, len(parent))
+        expanded += 1
+        if deadline is not None and expanded % CHECK_EVERY == 0 and time.perf_counter() > deadline:
+            return Outcome("limit", (), expanded, len(parent), "time bound reached")
+        for i in range(c.n):
+            p = pre[i]
+            if s & p != p:
+                continue
+            t = (s & keep[i]) | add[i]
+            if t in parent:
+                continue
+            parent[t] = (s, i)
+            h = _hff(c, t)
+            if h >= INF:
+                continue  # a relaxed dead end: no plan passes through it
+            if t & goal_m == goal_m:
+                return Outcome("solved", _path(c, parent, t), expanded, len(parent))
+            heapq.heappush(heap, (h, tick, t))
+            tick += 1
+        if len(parent) > max_states:
+            return Outcome(
+                "limit", (), expanded, len(parent), f"more than {max_states:,} states stored"
+            )
+    return Outcome("unsolvable", (), expanded, len(parent), "the reachable states are exhausted")
+
+
+def _path(c: _Compiled, parent: dict[int, tuple[int, int]], s: int) -> tuple[int, ...]:
+    steps: list[int] = []
+    while True:
+        prev, i = parent[s]
+        if i < 0:
+            return tuple(reversed(steps))
+        steps.append(c.index[i])
+        s = prev
