@@ -8,10 +8,14 @@ import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from planproof.pddl.reader import Problem, read_domain, read_problem
 from planproof.pddl.schema import Domain
+
+if TYPE_CHECKING:
+    from planproof.pddl.checks import Issue
+    from planproof.pddl.schema import Operator
 
 DATASETS = ("virtualhome", "behavior")
 _ROOT = "virtualhome_eval/resources/"
@@ -61,6 +65,13 @@ class EaiPddl:
     @functools.cached_property
     def domain(self) -> Domain:
         return read_domain(self.domain_text)
+
+    @functools.cached_property
+    def operator_checks(self) -> dict[object, dict[Operator, tuple[Issue, ...]]]:
+        """The static checks of operators by the state axioms used, memoised for the life
+        of this data: the published models repeat one another's operators, file after
+        file."""
+        return {}
 
     def problem(self, identifier: str) -> Problem:
         return read_problem(self.problem_texts[identifier])

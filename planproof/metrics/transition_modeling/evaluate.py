@@ -15,6 +15,7 @@ predicates it mentions; ``overall`` counts each clause once.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -190,10 +191,17 @@ def _rename(pred: ParsedOperator, gold: Operator) -> dict[str, str]:
 
 
 def _gold_sexprs(data: EaiPddl, name: str) -> tuple[SExpr, SExpr]:
+    g = data.gold_operators[name]
+    return _read_gold(g.precondition), _read_gold(g.effect)
+
+
+@functools.lru_cache(maxsize=4096)
+def _read_gold(text: str) -> SExpr:
+    """A gold operator's part, read once per process (every answer to a task is scored
+    against the same few gold operators)."""
     from planproof.ltl.bddl.reader import read_sexpr
 
-    g = data.gold_operators[name]
-    return read_sexpr(g.precondition), read_sexpr(g.effect)
+    return read_sexpr(text)
 
 
 def evaluate_task(
@@ -209,7 +217,8 @@ def evaluate_task(
     plan_cache: bool = True,
 ) -> TaskResult:
     """Score one LLM answer for one task (see the module docstring). ``check_cache``
-    memoises the operator checks across tasks (the same operator recurs in many)."""
+    memoises the operator checks across tasks (the same operator recurs in many); by
+    default they are kept with ``data`` (:attr:`~planproof.pddl.eai.EaiPddl.operator_checks`)."""
     cats = data.task_categories.get(identifier, ())
     gold_names = data.task_actions[identifier]
     gold_ops = data.domain.operators
@@ -259,7 +268,11 @@ def evaluate_task(
                 )
             )
         if p.operator is not None:
-            cache = check_cache if check_cache is not None else {}
+            cache = (
+                check_cache
+                if check_cache is not None
+                else data.operator_checks.setdefault(axioms, {})
+            )
             if p.operator not in cache:
                 cache[p.operator] = tuple(operator_issues(p.operator, data.domain, axioms=axioms))
             issues.extend(cache[p.operator])
@@ -369,10 +382,6 @@ class Job:
     plan_cache: bool = True
 
 
-_CHECKS: dict[Operator, tuple[Issue, ...]] = {}
-"""Operator checks memoised for the life of a worker process (see ``check_cache``)."""
-
-
 def evaluate_job(job: Job) -> TaskResult:
     """:func:`evaluate_task` in a worker process."""
     from planproof.ltl.axioms import NAMED_AXIOMS
@@ -386,7 +395,6 @@ def evaluate_job(job: Job) -> TaskResult:
         timeout=job.timeout,
         run_planner=job.run_planner,
         axioms=NAMED_AXIOMS.get(job.dataset),
-        check_cache=_CHECKS,
         plan_cache=job.plan_cache,
     )
 
@@ -444,7 +452,6 @@ def evaluate_responses(
     if executor is not None and executor.workers > 1 and data is load_eai_pddl(data.dataset):
         outcomes = executor.map(evaluate_job, jobs, on_done=tick)
     else:
-        cache: dict[Operator, tuple[Issue, ...]] = {}
 
         def here(job: Job) -> TaskResult:
             return evaluate_task(
@@ -455,7 +462,6 @@ def evaluate_responses(
                 timeout=job.timeout,
                 run_planner=job.run_planner,
                 axioms=axioms,
-                check_cache=cache,
                 plan_cache=job.plan_cache,
             )
 
