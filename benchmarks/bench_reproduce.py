@@ -1,8 +1,8 @@
 """Speed of re-scoring the EAI paper's published answers (15 models), planproof vs the
 reference, in one run.
 
-    python benchmarks/bench_reproduce.py [--workers 2] [--every 30] [--tm-every 10]
-                                         [--full-tm] [--no-reference]
+    python benchmarks/bench_reproduce.py [--workers 2] [--every 30] [--tm-every N]
+                                         [--parts three tm reference]
 
 planproof, each part a fresh subprocess (process start and data loading included), wall
 time and the CPU time (user + sys) of its process tree, with the load average before and
@@ -13,17 +13,18 @@ after (the machine is shared: CPU time is the steadier figure):
    search memos live in each worker process only, so they start empty).
 2. transition modeling with the planner, from an **empty planner cache** (a fresh file
    through ``PLANPROOF_PLAN_CACHE_PATH``; the user's cache is neither read nor changed):
-   with ``--full-tm`` the whole of ``reproduce eai --modules transition-modeling
-   --no-cache``; by default every ``--tm-every``-th answer of each of the 15 files, scored
-   by the same sweep code, and extrapolated linearly to all answers (an upper bound: the
-   planner cache serves answers repeated across models, ~20 % of them, only in a full run).
+   the whole of ``reproduce eai --modules transition-modeling --no-cache`` (4,440 answers,
+   3,391 planner calls, planproof's in-process ``builtin`` planner), with the load average
+   sampled every 2 s during the run; with ``--tm-every N`` only every N-th answer of each
+   file, scored by the same sweep code and extrapolated linearly (an upper bound: the
+   memos and the planner cache serve repeated work only in a full run).
 
 The reference (virtualhome-eval 0.1.1, its own venv, under ``nice``) needs minutes per
 file, so it runs on every ``--every``-th task of GPT-4o's file for goal interpretation,
 action sequencing and subgoal decomposition, and its per-task cost is extrapolated
 linearly to 15 files of 342 tasks (it evaluates a file in one loop, task by task).
-Transition modeling's reference planner does not run in its venv (see
-docs/reference-differences.md), so its cost is the issue's figure (~15 min per model).
+Transition modeling's reference (with its planner, Fast Downward lama-first) runs on every
+``--tm-reference-every``-th answer of GPT-4o's file, extrapolated to all 4,440 answers.
 """
 
 from __future__ import annotations
@@ -79,6 +80,36 @@ def timed(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, flo
     return wall, cpu, done.stdout
 
 
+class LoadDuring:
+    """The 1-minute load average sampled every ``every`` seconds while the block runs."""
+
+    def __init__(self, every: float = 2.0) -> None:
+        import threading
+
+        self.samples: list[float] = []
+        self._stop = threading.Event()
+        self._every = every
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self._every):
+            self.samples.append(float(Path("/proc/loadavg").read_text().split()[0]))
+
+    def __enter__(self) -> LoadDuring:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def text(self) -> str:
+        if not self.samples:
+            return "not sampled"
+        mean = sum(self.samples) / len(self.samples)
+        return f"mean {mean:.2f}, max {max(self.samples):.2f} over {len(self.samples)} samples"
+
+
 def reproduce(
     modules: list[str], workers: int, out: Path, env: dict[str, str] | None = None
 ) -> tuple[float, float, str]:
@@ -117,11 +148,40 @@ def reference_per_task(module: str, every: int, tmp: Path) -> tuple[float, float
     return run.models[f.model]["seconds"] / len(rows), cpu / len(rows), len(rows)
 
 
+def reference_tm(every: int, tmp: Path) -> float:
+    """The reference's CPU time for all published transition-modeling answers, with its
+    planner (Fast Downward lama-first), from every ``every``-th answer of GPT-4o's file;
+    the issue's ~15 min per model when its environment cannot be built."""
+    n_answers = sum(
+        len(json.loads(f.path.read_text(encoding="utf-8")))
+        for f in published_files("transition-modeling", "virtualhome")
+    )
+    load0 = _load()
+    try:
+        w, c, k = reference_per_task("transition-modeling", every, tmp)
+    except ReferenceUnavailableError as exc:
+        total = float(TM_REFERENCE_S_PER_MODEL * len(MODELS))
+        say(f"reference transition-modeling: not run ({exc}); the issue's 15 min/model")
+        return total
+    total = c * n_answers
+    say(
+        f"reference transition-modeling with its planner (nice 19, load {load0}): "
+        f"{w:.2f} s wall, {c:.2f} s CPU per answer on {k} answers -> {total / 60:.0f} min "
+        f"CPU for {n_answers} answers"
+    )
+    return total
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--every", type=int, default=30, help="reference sample: every n-th task")
-    ap.add_argument("--tm-every", type=int, default=10, help="TM sample: every n-th answer")
-    ap.add_argument("--full-tm", action="store_true", help="all transition-modeling answers")
+    ap.add_argument(
+        "--tm-every", type=int, default=0, help="TM: only every n-th answer (default: all)"
+    )
+    ap.add_argument("--full-tm", action="store_true", help="all TM answers (the default)")
+    ap.add_argument(
+        "--tm-reference-every", type=int, default=30, help="reference TM sample: every n-th"
+    )
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument(
         "--parts", nargs="+", choices=PARTS, default=list(PARTS), help="what to measure"
@@ -148,18 +208,21 @@ def main() -> int:
         if "tm" in args.parts:
             env = {**os.environ, "PLANPROOF_PLAN_CACHE_PATH": str(tmp / "cold-plans.sqlite3")}
             load0 = _load()
-            if args.full_tm:
-                wall, cpu, _ = reproduce(["transition-modeling"], args.workers, tmp / "tm", env)
-                what, scale = f"all answers of {n} files", 1.0
-            else:
-                wall, cpu, answers = tm_sample(args.tm_every, args.workers, tmp, env)
-                what = f"every {args.tm_every}th answer of {n} files ({answers} scored)"
-                scale = float(args.tm_every)
+            full = args.full_tm or args.tm_every <= 1
+            with LoadDuring() as during:
+                if full:
+                    wall, cpu, _ = reproduce(["transition-modeling"], args.workers, tmp / "tm", env)
+                    what, scale = f"all answers of {n} files", 1.0
+                else:
+                    wall, cpu, answers = tm_sample(args.tm_every, args.workers, tmp, env)
+                    what = f"every {args.tm_every}th answer of {n} files ({answers} scored)"
+                    scale = float(args.tm_every)
             got["tm"] = (wall * scale, cpu * scale)
             say(
                 f"planproof TM with the planner, empty planner cache, {what}: {wall:.1f} s "
-                f"wall, {cpu:.1f} s CPU (load average before {load0}, after {_load()})"
-                + ("" if args.full_tm else f"; x{scale:.0f} for all answers")
+                f"wall, {cpu:.1f} s CPU, {args.workers} workers (load average before {load0}, "
+                f"during: {during.text()}, after {_load()})"
+                + ("" if full else f"; x{scale:.0f} for all answers")
             )
         if "three" in got and "tm" in got:
             w = got["three"][0] + got["tm"][0]
@@ -186,9 +249,14 @@ def main() -> int:
                 f"per task on {k} tasks -> {ref_cpu[module] / 60:.0f} min CPU for "
                 f"{n} x {N_TASKS} tasks"
             )
-    ref_tm = TM_REFERENCE_S_PER_MODEL * n
-    say(f"reference transition-modeling: {ref_tm / 60:.0f} min (the issue, not measured)")
+        ref_tm = reference_tm(args.tm_reference_every, tmp)
     three_cpu = sum(ref_cpu.values())
+    if "tm" in got:
+        wall, cpu = got["tm"]
+        say(
+            f"ratio transition modeling, CPU: {ref_tm / cpu:.0f}x ({ref_tm / 60:.0f} min vs "
+            f"{cpu:.0f} s); reference CPU / planproof wall: {ref_tm / wall:.0f}x"
+        )
     if "three" in got:
         wall, cpu = got["three"]
         say(
