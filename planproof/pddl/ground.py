@@ -460,7 +460,7 @@ def _walk_atoms(f: Formula) -> Iterator[Atom]:
     match f:
         case Atom():
             yield f
-        case Not(body):
+        case Not(body) | Exists(_, body) | Forall(_, body):
             yield from _walk_atoms(body)
         case And(cs) | Or(cs):
             for c in cs:
@@ -545,7 +545,7 @@ def _predicates(op: Operator) -> frozenset[str]:
 
 
 def _operator_atoms(op: Operator) -> Iterator[Atom]:
-    yield from _formula_atoms(op.precondition)
+    yield from _walk_atoms(op.precondition)
     yield from _effect_atoms(op.effects)
 
 
@@ -555,24 +555,10 @@ def _effect_atoms(effects: tuple[Effect, ...]) -> Iterator[Atom]:
             case Add(atom) | Delete(atom):
                 yield atom
             case When(c, inner):
-                yield from _formula_atoms(c)
+                yield from _walk_atoms(c)
                 yield from _effect_atoms(inner)
             case ForallEffect(_, inner):
                 yield from _effect_atoms(inner)
-
-
-def _formula_atoms(f: Formula) -> Iterator[Atom]:
-    match f:
-        case Atom():
-            yield f
-        case Not(body) | Exists(_, body) | Forall(_, body):
-            yield from _formula_atoms(body)
-        case And(cs) | Or(cs):
-            for c in cs:
-                yield from _formula_atoms(c)
-        case Implies(a, b):
-            yield from _formula_atoms(a)
-            yield from _formula_atoms(b)
 
 
 @dataclass(frozen=True)
@@ -591,7 +577,11 @@ class GroundTask:
 
 def ground_strips(domain: Domain, problem: Problem) -> StripsTask:
     """The grounded STRIPS task of ``problem`` as PDDL text (see the module docstring)."""
-    task = ground_task(domain, problem)
+    return strips_text(ground_task(domain, problem))
+
+
+def strips_text(task: GroundTask) -> StripsTask:
+    """A grounded task as PDDL text (for pyperplan)."""
     if task.trivially_unsolvable:
         return StripsTask("", "", {}, task.trivially_unsolvable)
     return _strips_text(list(task.actions), set(task.init))

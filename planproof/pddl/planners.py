@@ -26,11 +26,14 @@ import tempfile
 import time
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from planproof.pddl.reader import Problem
 from planproof.pddl.schema import Domain
 from planproof.pddl.writer import NameMap, domain_to_pddl, export_names, problem_to_pddl
+
+if TYPE_CHECKING:
+    from planproof.pddl.ground import GroundTask
 
 ENGINES = ("fast-downward", "pyperplan", "builtin")
 DEFAULT_TIMEOUT = 60.0
@@ -271,18 +274,27 @@ def _tail(text: str, n: int = 300) -> str:
 # --- the built-in search -----------------------------------------------------------------
 
 
-def _builtin(domain: Domain, problem: Problem, deadline: float) -> PlanResult:
-    """Ground with :mod:`planproof.pddl.ground` and search in this process
-    (:mod:`planproof.pddl.strips_search`): no process start, no PDDL text to re-read."""
+def _grounded(engine: str, domain: Domain, problem: Problem) -> GroundTask | PlanResult:
+    """The grounded STRIPS task, or the verdict when grounding alone gives it."""
     from planproof.pddl.ground import GroundingLimitError, ground_task
-    from planproof.pddl.strips_search import Action, search
 
     try:
         task = ground_task(planning_domain(domain), problem)
     except GroundingLimitError as exc:
-        return PlanResult("builtin", PlanStatus.UNSUPPORTED, reason=str(exc))
+        return PlanResult(engine, PlanStatus.UNSUPPORTED, reason=str(exc))
     if task.trivially_unsolvable:
-        return PlanResult("builtin", PlanStatus.UNSOLVABLE, reason=task.trivially_unsolvable)
+        return PlanResult(engine, PlanStatus.UNSOLVABLE, reason=task.trivially_unsolvable)
+    return task
+
+
+def _builtin(domain: Domain, problem: Problem, deadline: float) -> PlanResult:
+    """Ground with :mod:`planproof.pddl.ground` and search in this process
+    (:mod:`planproof.pddl.strips_search`): no process start, no PDDL text to re-read."""
+    from planproof.pddl.strips_search import Action, search
+
+    task = _grounded("builtin", domain, problem)
+    if isinstance(task, PlanResult):
+        return task
     actions = [Action(a.name, a.pre, a.adds, a.dels) for a in task.actions]
     out = search(task.init, frozenset({task.goal}), actions, deadline=deadline)
     if out.status == "limit":
@@ -299,14 +311,12 @@ def _builtin(domain: Domain, problem: Problem, deadline: float) -> PlanResult:
 
 
 def _pyperplan(domain: Domain, problem: Problem, timeout: float) -> PlanResult:
-    from planproof.pddl.ground import GroundingLimitError, ground_strips
+    from planproof.pddl.ground import strips_text
 
-    try:
-        task = ground_strips(planning_domain(domain), problem)
-    except GroundingLimitError as exc:
-        return PlanResult("pyperplan", PlanStatus.UNSUPPORTED, reason=str(exc))
-    if task.trivially_unsolvable:
-        return PlanResult("pyperplan", PlanStatus.UNSOLVABLE, reason=task.trivially_unsolvable)
+    grounded = _grounded("pyperplan", domain, problem)
+    if isinstance(grounded, PlanResult):
+        return grounded
+    task = strips_text(grounded)
     ctx: Any = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     q: Any = ctx.Queue()
     proc = ctx.Process(target=_pyperplan_child, args=(task.domain_text, task.problem_text, q))
