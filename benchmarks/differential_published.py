@@ -556,7 +556,9 @@ def classify_transition_modeling(
             continue
         if bool(rt["planner_success"]) != bool(r.planner_found):
             cls = "planner-success-differs"
-            if r.planner_found and undeclared_constants(data, answers.get(r.identifier, "")):
+            if r.planner_found and undeclared_constant_failed(
+                answers.get(r.identifier, ""), rt.get("actions", {})
+            ):
                 cls = "undeclared-constant"
             out.append(
                 Disagreement(
@@ -571,11 +573,11 @@ def classify_transition_modeling(
     return report.summary(), out
 
 
-def undeclared_constants(data: Any, answer: str) -> set[str]:
-    """The names an answer's operators use as constants (``(inside ?char bathroom)``).
-    The VirtualHome domain declares no ``:constants``, so Fast Downward's translator, which
-    the reference runs on the domain with these operators written in, stops at each
-    ("Undefined object"); planproof reads such a name as the problem's object
+def operator_constants(answer: str) -> dict[str, set[str]]:
+    """Per operator of an answer, the names it uses as constants (``(inside ?char
+    bathroom)``). The VirtualHome domain declares no ``:constants``, so Fast Downward's
+    translator, which the reference runs on the domain with these operators written in,
+    stops at each ("Undefined object"); planproof reads such a name as the problem's object
     (docs/reference-differences.md, ``undeclared-constant``)."""
     from planproof.ltl.ast import Atom, Const, walk
     from planproof.pddl.schema import effect_atoms
@@ -584,17 +586,27 @@ def undeclared_constants(data: Any, answer: str) -> set[str]:
     try:
         ops = read_operators(answer)
     except OperatorParseError:
-        return set()
-    declared = set(getattr(data.domain, "constants", {}) or {})
-    names: set[str] = set()
-    for parsed in ops.values():
+        return {}
+    out: dict[str, set[str]] = {}
+    for name, parsed in ops.items():
         op = parsed.operator
         if op is None:
             continue
         atoms = [n for n in walk(op.precondition) if isinstance(n, Atom)]
         atoms += [a for a, _positive in effect_atoms(op.effects)]
-        names |= {x.name for a in atoms for x in a.args if isinstance(x, Const)}
-    return names - declared
+        names = {x.name for a in atoms for x in a.args if isinstance(x, Const)}
+        if names:
+            out[name] = names
+    return out
+
+
+def undeclared_constant_failed(answer: str, trials: Mapping[str, bool]) -> bool:
+    """Does the answer name an undeclared constant, and did every one of its operators that
+    does fail the reference's own per-operator trial ("Action test": the gold domain with
+    only that operator replaced), at least one having been tried? Then the reference's
+    planner failure is the translator's "Undefined object", not the task."""
+    tried = [n for n in operator_constants(answer) if n in trials]
+    return bool(tried) and not any(trials[n] for n in tried)
 
 
 def transition_figures(summary: Mapping[str, Any], *, planner: bool = True) -> dict[str, float]:

@@ -9,6 +9,7 @@ model (planproof's validator) as well."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -63,3 +64,38 @@ def test_undeclared_constant_is_read_as_the_problems_object(vh: EaiPddl) -> None
     assert "bathroom" in vh.problem("27_2").objects
     report = evaluate_responses(vh, [row], engine="pyperplan", timeout=100.0, plan_cache=False)
     assert report.tasks[0].planner_found
+
+
+def test_undeclared_constant_classes_the_references_planner_failure(
+    vh: EaiPddl, tmp_path: Path
+) -> None:
+    """``differential_published.py --tm-planner`` on GPT-4o's 27_2, with the reference's
+    verdicts as its run recorded them (holistic test failed; per-operator trials: only
+    ``walk_towards``, the operator naming ``bathroom``, failed): planproof plans, the
+    disagreement is ``undeclared-constant``. Had the reference's trial of ``walk_towards``
+    succeeded, the constant could not be the cause and the class stays the generic
+    ``planner-success-differs``."""
+    from benchmarks.differential_published import (
+        classify_transition_modeling,
+        operator_constants,
+    )
+    from planproof.data.published import PublishedFile
+
+    f = next(
+        x
+        for x in published_files("transition-modeling", "virtualhome")
+        if x.model == "gpt-4o-2024-05-13"
+    )
+    row = next(r for r in json.loads(f.path.read_text()) if r["identifier"] == "27_2")
+    assert operator_constants(row["llm_output"]) == {"walk_towards": {"bathroom"}}
+    sample = tmp_path / "27_2.json"
+    sample.write_text(json.dumps([row]))
+    file = PublishedFile("transition-modeling", "virtualhome", f.model, sample)
+    trials = {"put_on": True, "walk_towards": False, "switch_on": True, "grab": True}
+    trials |= {"close": True, "open": True}
+    ref = {"tasks": {"27_2": {"planner_success": False, "actions": trials}}}
+    _summary, diffs = classify_transition_modeling(file, ref)
+    assert [(d.identifier, d.cls) for d in diffs] == [("27_2", "undeclared-constant")]
+    ref["tasks"]["27_2"]["actions"] = {**trials, "walk_towards": True}
+    _summary, diffs = classify_transition_modeling(file, ref)
+    assert [d.cls for d in diffs] == ["planner-success-differs"]
