@@ -33,16 +33,21 @@ def reference_figure(module: str, model: str, name: str) -> float | None:
     return None if value is None else float(value)
 
 
+def _samples(doc: dict[str, Any] | None, key: str) -> dict[tuple[str, str], dict[str, Any]]:
+    """(module, model) → the stored cell's sample under ``key``, for the cells that have one."""
+    modules = (reference_figures() if doc is None else doc).get("modules", {})
+    return {
+        (module, model): c[key]
+        for module, cells in modules.items()
+        for model, c in cells.items()
+        if isinstance(c, dict) and isinstance(c.get(key), dict)
+    }
+
+
 def sampled_cells(doc: dict[str, Any] | None = None) -> dict[tuple[str, str], dict[str, Any]]:
     """(module, model) → the sample (``{"every", "tasks", "of"}``) of every stored cell the
     reference ran on only part of its file."""
-    modules = (reference_figures() if doc is None else doc).get("modules", {})
-    return {
-        (module, model): c["sample"]
-        for module, cells in modules.items()
-        for model, c in cells.items()
-        if isinstance(c, dict) and isinstance(c.get("sample"), dict)
-    }
+    return _samples(doc, "sample")
 
 
 PLANNER_FIGURE = "_planner_success_rate"
@@ -54,13 +59,7 @@ def planner_samples(doc: dict[str, Any] | None = None) -> dict[tuple[str, str], 
     transition-modeling cells whose logic-form figures are the whole file's (a run with
     the planner disabled, ``"planner": false``) and whose planner was run on every n-th
     task only (``"planner_sample"``: it needs minutes per file)."""
-    modules = (reference_figures() if doc is None else doc).get("modules", {})
-    return {
-        (module, model): c["planner_sample"]
-        for module, cells in modules.items()
-        for model, c in cells.items()
-        if isinstance(c, dict) and isinstance(c.get("planner_sample"), dict)
-    }
+    return _samples(doc, "planner_sample")
 
 
 def is_sampled(module: str, model: str, figure: str, doc: dict[str, Any] | None = None) -> bool:
