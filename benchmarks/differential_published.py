@@ -560,6 +560,10 @@ def classify_transition_modeling(
                 answers.get(r.identifier, ""), rt.get("actions", {})
             ):
                 cls = "undeclared-constant"
+            elif r.hallucinated:
+                # the reference writes every operator of the answer into its domain, those
+                # the task does not ask for too; planproof plans with the task's operators
+                cls = "hallucinated-operator-in-domain"
             out.append(
                 Disagreement(
                     "transition-modeling",

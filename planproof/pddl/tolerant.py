@@ -55,6 +55,10 @@ class ParsedOperator:
 _FENCE = re.compile(r"```[a-zA-Z]*\n?|```")
 _ACTION = re.compile(r"\(\s*:action\s+([^\s()]+)", re.IGNORECASE)
 _KEYWORD = re.compile(r":(parameters|precondition|effect)\b", re.IGNORECASE)
+_OUTPUT_OPEN = re.compile(r"""["']output["']\s*:\s*(["'])""")
+"""The opening of a JSON answer's ``output`` string, for answers that are no JSON: their
+escapes (``\\n`` between the PDDL's words) must still be read as the characters they
+stand for, or ``(:action open\\n`` names an operator ``open\\n``."""
 
 
 def clean_answer(text: str) -> str:
@@ -80,6 +84,12 @@ def clean_answer(text: str) -> str:
         m = re.search(r"""["']output["']\s*:\s*["'](.*)["']\s*}\s*$""", s, re.DOTALL)
         if m:
             return m.group(1).encode().decode("unicode_escape", errors="replace")
+        m = _OUTPUT_OPEN.search(s)
+        if m:  # a JSON string never closed, or closed before stray text: ``...)")}``
+            body = s[m.end() :]
+            close = body.rfind(m.group(1))
+            body = body[:close] if close >= 0 else body.rstrip().removesuffix("}")
+            return body.encode().decode("unicode_escape", errors="replace")
     return s
 
 

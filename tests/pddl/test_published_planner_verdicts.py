@@ -99,3 +99,41 @@ def test_undeclared_constant_classes_the_references_planner_failure(
     ref["tasks"]["27_2"]["actions"] = {**trials, "walk_towards": True}
     _summary, diffs = classify_transition_modeling(file, ref)
     assert [d.cls for d in diffs] == ["planner-success-differs"]
+
+
+@pytest.mark.parametrize(
+    ("ident", "reference_found", "found"),
+    [("496_1", False, True), ("220_2", True, False)],
+)
+def test_hallucinated_operators_are_in_the_references_domain_only(
+    vh: EaiPddl, tmp_path: Path, ident: str, reference_found: bool, found: bool
+) -> None:
+    """Class ``hallucinated-operator-in-domain``, Gemini 1.0 Pro, with the reference's
+    verdicts as its run recorded them. The reference writes every operator of the answer
+    into its planning domain, those the task does not ask for too; planproof plans with
+    the task's operators (the gold one where the answer has none) and reports the others
+    as hallucinated. 496_1 (task operators ``walk_into``, ``turn_to``; the answer writes
+    ``go_to_bathroom``, ``open_toilet``, ``sit_on_toilet`` with ``(on ?char ?toilet)``, a
+    unary predicate given two arguments): the reference's domain is the gold one plus
+    operators, which can only add plans, yet it finds none, so its translator rejected the
+    domain; planproof plans with the gold operators. 220_2: the answer's own
+    ``walk_towards`` changes nothing, so planproof finds no plan; the reference's
+    ``enter_room``, ``pick_up`` ... reach the goal."""
+    from benchmarks.differential_published import classify_transition_modeling
+    from planproof.data.published import PublishedFile
+
+    f = next(
+        x
+        for x in published_files("transition-modeling", "virtualhome")
+        if x.model == "gemini-1.0-pro"
+    )
+    row = next(r for r in json.loads(f.path.read_text()) if r["identifier"] == ident)
+    sample = tmp_path / f"{ident}.json"
+    sample.write_text(json.dumps([row]))
+    file = PublishedFile("transition-modeling", "virtualhome", f.model, sample)
+    trials = {} if ident == "496_1" else {"walk_towards": False}
+    ref = {"tasks": {ident: {"planner_success": reference_found, "actions": trials}}}
+    _summary, diffs = classify_transition_modeling(file, ref)
+    assert [(d.cls, d.planproof["found"]) for d in diffs] == [
+        ("hallucinated-operator-in-domain", found)
+    ]
