@@ -97,17 +97,24 @@ def _outside_relevant(text: str, task: Any) -> bool:
     )
 
 
+def reference_cleanup(text: str) -> str:
+    """The light clean-up the reference's goal-interpretation and transition-modeling
+    evaluators make before ``json.loads``: a leading json fence cut, newlines dropped,
+    every ``'`` made ``"``."""
+    if text.startswith("```json"):
+        text = text[7:].strip("`")
+    return text.strip().replace("\n", "").replace("'", '"')
+
+
 def reference_json(text: str) -> Any:
     """The answer as the reference's goal-interpretation evaluator reads it (its clean-up:
     ``<|eot_id|>`` and a leading json fence removed, newlines dropped, every ``'`` made
     ``"``, then ``json.loads``), with each object's members kept as a tuple of pairs so a
     repeated key stays visible; None where ``json.loads`` fails there."""
-    out = text.replace("<|eot_id|>", "")
-    if out.startswith("```json"):
-        out = out[7:].strip("`")
-    out = out.strip().replace("\n", "").replace("'", '"')
     try:
-        return json.loads(out, object_pairs_hook=tuple)
+        return json.loads(
+            reference_cleanup(text.replace("<|eot_id|>", "")), object_pairs_hook=tuple
+        )
     except ValueError:
         return None
 
@@ -560,6 +567,10 @@ def classify_transition_modeling(
                 answers.get(r.identifier, ""), rt.get("actions", {})
             ):
                 cls = "undeclared-constant"
+            elif not r.planner_found and reference_read_no_operator(
+                answers.get(r.identifier, ""), data.task_actions[r.identifier], rt
+            ):
+                cls = "reference-reads-no-operator"
             elif r.hallucinated:
                 # the reference writes every operator of the answer into its domain, those
                 # the task does not ask for too; planproof plans with the task's operators
@@ -584,7 +595,7 @@ def operator_constants(answer: str) -> dict[str, set[str]]:
     stops at each ("Undefined object"); planproof reads such a name as the problem's object
     (docs/reference-differences.md, ``undeclared-constant``)."""
     from planproof.ltl.ast import Atom, Const, walk
-    from planproof.pddl.schema import effect_atoms
+    from planproof.pddl.schema import When, all_effects, effect_atoms
     from planproof.pddl.tolerant import OperatorParseError, read_operators
 
     try:
@@ -596,7 +607,9 @@ def operator_constants(answer: str) -> dict[str, set[str]]:
         op = parsed.operator
         if op is None:
             continue
-        atoms = [n for n in walk(op.precondition) if isinstance(n, Atom)]
+        formulas = [op.precondition]
+        formulas += [e.condition for e in all_effects(op.effects) if isinstance(e, When)]
+        atoms = [n for f in formulas for n in walk(f) if isinstance(n, Atom)]
         atoms += [a for a, _positive in effect_atoms(op.effects)]
         names = {x.name for a in atoms for x in a.args if isinstance(x, Const)}
         if names:
@@ -611,6 +624,44 @@ def undeclared_constant_failed(answer: str, trials: Mapping[str, bool]) -> bool:
     planner failure is the translator's "Undefined object", not the task."""
     tried = [n for n in operator_constants(answer) if n in trials]
     return bool(tried) and not any(trials[n] for n in tried)
+
+
+REFERENCE_ACTION = re.compile(r"\(:action\s+(\w+)")
+"""The operator header ``extract_action_details`` of the reference looks for."""
+
+
+def reference_operator_names(answer: str) -> set[str]:
+    """The operators the reference reads from an answer, as its evaluator does: a leading
+    json fence cut, newlines dropped and ``'`` made ``"`` before ``json.loads`` (its
+    ``output`` when that works, the text otherwise), then ``;`` to the end of the line
+    removed (with the newlines gone, to the end of the answer) and an operator kept only
+    while ``:parameters``, ``:precondition`` and ``:effect`` all follow its header."""
+    text = reference_cleanup(answer)
+    try:
+        doc = json.loads(text)
+        text = doc["output"] if isinstance(doc, dict) else text
+    except (ValueError, KeyError):
+        pass
+    if not isinstance(text, str):
+        return set()  # the reference's reader fails on a list: a format error there
+    text = " ".join(re.sub(r";.*$", "", text, flags=re.MULTILINE).split())
+    names: set[str] = set()
+    for m in REFERENCE_ACTION.finditer(text):
+        if -1 in (text.find(k, m.end()) for k in (":parameters", ":precondition", ":effect")):
+            break
+        names.add(m.group(1).lower())
+    return names
+
+
+def reference_read_no_operator(
+    answer: str, task_actions: Sequence[str], rt: Mapping[str, Any]
+) -> bool:
+    """Did the reference read none of the task's operators from the answer (its pattern
+    :data:`REFERENCE_ACTION` misses ``( :action walk_towards`` and ``(**:action grab:``; a
+    ``;`` comment, once the newlines are gone, hides the rest of the answer), and so try
+    none of them alone? Its domain is then the gold one, and it finds a plan."""
+    wanted = {a.lower() for a in task_actions}
+    return not rt.get("actions") and not reference_operator_names(answer) & wanted
 
 
 def transition_figures(summary: Mapping[str, Any], *, planner: bool = True) -> dict[str, float]:
@@ -925,6 +976,13 @@ def agreement_table(result: Mapping[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+UNEXPLAINED = ("simulator", "planner-success-differs")
+"""The generic classes left when no traced cause fits (besides ``unexplained:*``)."""
+NOT_COMPARED = ("gold-test", "reference-skips-unparsable-response", "reference-unreadable")
+"""Tasks the reference leaves out: its gold test (action sequencing), answers it cannot
+read (goal interpretation, transition modeling)."""
+
+
 def agreement_summary(result: Mapping[str, Any]) -> str:
     """One row per model, one column per module: reference / planproof headline figure
     on the same file or sample, and how many per-task disagreements are classed
@@ -955,12 +1013,8 @@ def agreement_summary(result: Mapping[str, Any]) -> str:
             if module == "transition-modeling":
                 text += f" / {pp.get(fig.replace('_f1', '_own_f1'), float('nan')):.1f}"
             counts = c["disagreements"]
-            unexplained = sum(
-                v for k, v in counts.items() if "unexplained" in k or k == "simulator"
-            )
-            skipped = counts.get("gold-test", 0) + counts.get(
-                "reference-skips-unparsable-response", 0
-            )
+            unexplained = sum(v for k, v in counts.items() if k in UNEXPLAINED or "unexpl" in k)
+            skipped = sum(counts.get(k, 0) for k in NOT_COMPARED)
             classed = sum(counts.values()) - unexplained - skipped
             sample = c.get("sample")
             text += f" ({sample['tasks']}/{sample['of']})" if sample else ""

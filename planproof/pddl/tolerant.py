@@ -61,9 +61,21 @@ escapes (``\\n`` between the PDDL's words) must still be read as the characters 
 stand for, or ``(:action open\\n`` names an operator ``open\\n``."""
 
 
+_LEFT_ESCAPE = re.compile(r"\\[nrt]")
+
+
 def clean_answer(text: str) -> str:
     """Strip code fences and unwrap a JSON answer (``{"output": "..."}``, single quotes
-    tolerated); what is left is the PDDL text with whatever prose surrounds it."""
+    tolerated); what is left is the PDDL text with whatever prose surrounds it. A ``\\n``
+    (``\\t``, ``\\r``) still written out in it (an answer that escaped its newlines twice)
+    is the whitespace it stands for: PDDL has no backslash."""
+    unwrapped = _unwrap(text)
+    if "\\" not in unwrapped:
+        return unwrapped
+    return _LEFT_ESCAPE.sub(lambda m: {"n": "\n", "r": "\r", "t": "\t"}[m.group()[1]], unwrapped)
+
+
+def _unwrap(text: str) -> str:
     check_text_length(
         text, caller="clean_answer", what="answer", max_length=MAX_LENGTH, error=OperatorParseError
     )

@@ -104,6 +104,8 @@ GRAB = (
         # output string closed before stray text, or never closed
         json.dumps({"output": GRAB.replace(" :", "\n  :")})[:-1] + ")}",
         json.dumps({"output": GRAB.replace(" :", "\n  :")})[:-2] + "}",
+        # newlines escaped twice: the decoded string still holds "\n" (Command R+, 1068_1)
+        json.dumps({"output": GRAB.replace(" :", "\\n  :")}),
     ],
 )
 def test_wrappers_are_removed(answer: str) -> None:

@@ -137,3 +137,53 @@ def test_hallucinated_operators_are_in_the_references_domain_only(
     assert [(d.cls, d.planproof["found"]) for d in diffs] == [
         ("hallucinated-operator-in-domain", found)
     ]
+
+
+@pytest.mark.parametrize(
+    ("model", "ident"),
+    [("cohere-command-r-plus", "220_2"), ("mistral-large-2402", "23_1")],
+)
+def test_the_reference_reads_no_operator_and_plans_with_gold(
+    vh: EaiPddl, tmp_path: Path, model: str, ident: str
+) -> None:
+    """Class ``reference-reads-no-operator``, with the reference's verdicts as its run
+    recorded them (planner success, no per-operator trial). Command R+ 220_2 writes
+    ``( :action walk_towards``, which the reference's header pattern ``(:action NAME``
+    misses; Mistral Large 23_1 comments its lines (``; character is movable``), and the
+    reference drops the newlines before cutting comments, so the first ``;`` hides the
+    rest of the answer. Either way the reference reads no operator, plans with the gold
+    domain and succeeds; planproof reads the answer's operators (a ``walk_towards`` whose
+    precondition names variables that are no parameters; one that only puts the character
+    on things) and finds no plan."""
+    from benchmarks.differential_published import (
+        classify_transition_modeling,
+        reference_operator_names,
+    )
+    from planproof.data.published import PublishedFile
+
+    f = next(x for x in published_files("transition-modeling", "virtualhome") if x.model == model)
+    row = next(r for r in json.loads(f.path.read_text()) if r["identifier"] == ident)
+    assert reference_operator_names(row["llm_output"]) == set()
+    sample = tmp_path / f"{ident}.json"
+    sample.write_text(json.dumps([row]))
+    file = PublishedFile("transition-modeling", "virtualhome", f.model, sample)
+    ref = {"tasks": {ident: {"planner_success": True, "actions": {}}}}
+    _summary, diffs = classify_transition_modeling(file, ref)
+    assert [(d.cls, d.planproof["found"]) for d in diffs] == [
+        ("reference-reads-no-operator", False)
+    ]
+
+
+def test_a_constant_in_a_conditional_effect_is_undeclared_too() -> None:
+    """Command R 762_2: ``(when (inside ?char bedroom) (ontop ?char ?obj))``; the
+    reference's trial of ``walk_towards`` failed, planproof plans."""
+    from benchmarks.differential_published import operator_constants, undeclared_constant_failed
+
+    f = next(
+        x
+        for x in published_files("transition-modeling", "virtualhome")
+        if x.model == "cohere-command-r"
+    )
+    row = next(r for r in json.loads(f.path.read_text()) if r["identifier"] == "762_2")
+    assert operator_constants(row["llm_output"]) == {"walk_towards": {"bedroom"}}
+    assert undeclared_constant_failed(row["llm_output"], {"walk_towards": False, "lie": True})
