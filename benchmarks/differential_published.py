@@ -983,6 +983,10 @@ NOT_COMPARED = ("gold-test", "reference-skips-unparsable-response", "reference-u
 read (goal interpretation, transition modeling)."""
 
 
+def is_unexplained(cls: str) -> bool:
+    return cls in UNEXPLAINED or cls.startswith("unexplained")
+
+
 def agreement_summary(result: Mapping[str, Any]) -> str:
     """One row per model, one column per module: reference / planproof headline figure
     on the same file or sample, and how many per-task disagreements are classed
@@ -1013,7 +1017,7 @@ def agreement_summary(result: Mapping[str, Any]) -> str:
             if module == "transition-modeling":
                 text += f" / {pp.get(fig.replace('_f1', '_own_f1'), float('nan')):.1f}"
             counts = c["disagreements"]
-            unexplained = sum(v for k, v in counts.items() if k in UNEXPLAINED or "unexpl" in k)
+            unexplained = sum(v for k, v in counts.items() if is_unexplained(k))
             skipped = sum(counts.get(k, 0) for k in NOT_COMPARED)
             classed = sum(counts.values()) - unexplained - skipped
             sample = c.get("sample")
