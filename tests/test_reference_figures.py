@@ -56,14 +56,18 @@ def test_partial_cells_are_labelled() -> None:
             assert "SAMPLE" in notes[module]
     tm = modules["transition-modeling"]
     assert all(c["planner"] is False for c in tm.values()) and len(tm) == 15
-    assert "planner was not run" in notes["transition-modeling"]
-    assert all(not k.endswith("planner_success_rate") for c in tm.values() for k in c["figures"])
+    planned = [c["planner_sample"] for c in tm.values() if "planner_sample" in c]
+    assert planned and all(s["every"] > 1 and s["tasks"] < s["of"] for s in planned)
+    for c in tm.values():  # planner figures only where the planner ran (on its sample)
+        has = any(k.endswith("planner_success_rate") for k in c["figures"])
+        assert has == ("planner_sample" in c)
+    assert "planner-success figures marked * are on a SAMPLE" in notes["transition-modeling"]
+    assert "logic-form figures are on the whole file" in notes["transition-modeling"]
     lookup, shown = _reference_lookup()
     assert set(shown) == set(notes.values())
     assert lookup("transition-modeling", "gpt-4o-2024-05-13", "object_orientation_f1") == 52.7778
-    assert (
-        lookup("transition-modeling", "gpt-4o-2024-05-13", "object_states_planner_success") is None
-    )
+    planner = lookup("transition-modeling", "gpt-4o-2024-05-13", "object_states_planner_success")
+    assert planner == tm["gpt-4o-2024-05-13"]["figures"]["object_states_planner_success_rate"]
 
 
 def test_transition_modeling_f1_against_table_13() -> None:

@@ -49,6 +49,8 @@ def test_equals_the_reference_on_every_published_file() -> None:
         assert cell["planner"] is False and "sample" not in cell  # whole file, F1 only
         ours = reference_logic_form_figures(data, json.loads(f.path.read_text(encoding="utf-8")))
         for name, value in cell["figures"].items():
+            if name.endswith("_planner_success_rate"):
+                continue  # from the run with the planner, on a sample (planner_sample)
             assert ours[name] == pytest.approx(value, abs=1e-4), (f.model, name)
             compared += 1
     assert compared == 15 * 5 * 3
