@@ -300,22 +300,20 @@ def _producer_objects(world: World, f: Formula, state: State, near: frozenset[st
     out: set[str] = set()
     for kind, g in wanted:
 
-        def makes(b: Bound, kind: type = kind, g: Atom = g) -> bool:
+        def makes(b: Bound, patterns: _Patterns, kind: type = kind, g: Atom = g) -> bool:
+            if not any(pattern_matches(p, q, b.env, g, types) for p, q in patterns):
+                return False
             adds, dels, _ = world.effects(b, state, keys)
             return g in (adds if kind is Add else dels)
 
-        able = [
-            b
-            for b, patterns in index.get((kind, g.pred), ())
-            if any(pattern_matches(p, q, b.env, g, types) for p, q in patterns)
-        ]
-        if any(near.issuperset(b.action.args) and makes(b) for b in able):
+        candidates = index.get((kind, g.pred), ())
+        if any(near.issuperset(b.action.args) and makes(b, ps) for b, ps in candidates):
             continue
         found = 0
-        for b in able:
+        for b, ps in candidates:
             if found >= PRODUCERS_PER_LITERAL:
                 break
-            if not near.issuperset(b.action.args) and makes(b):
+            if not near.issuperset(b.action.args) and makes(b, ps):
                 out.update(b.action.args)
                 found += 1
     return out
@@ -344,7 +342,7 @@ def _producers(world: World) -> _Producers:
     return result
 
 
-_Move = tuple[Bound, Cond, Changes, Mapping[str, str], Atom, tuple[str, ...] | None]
+_Move = tuple[Bound, Cond, Changes, dict[str, str], Atom, tuple[str, ...] | None]
 """A ground action ready for the search: its precondition and changes (compiled once per
 domain), its binding, its trace atom (built once per search, not per successor) and, for
 an operator with a twin, the key its next state is shared under (see :func:`_twins`)."""
@@ -371,16 +369,29 @@ def _twins(domain: Domain) -> dict[str, str]:
     return out
 
 
+_MOVES: dict[int, tuple[Bound, Cond, Changes, Atom, tuple[str, ...] | None]] = {}
+
+
 def _moves(world: World, pool: Sequence[Bound]) -> list[_Move]:
+    """The pool's moves. The compiled parts and trace atom of a ground action are built
+    once (kept by ``id``, the action kept alive with them: the searches of a world share
+    most of their pools); the binding is this search's own copy, which conditions and
+    effects may extend while they run and restore (so no copy is made per successor)."""
     ops = world._ops
     twins = _twins(world.domain)
     out: list[_Move] = []
     for b in pool:
-        name = b.operator.name
-        pre, _, changes = ops[name]
-        twin = twins.get(name)
-        key = None if twin is None else (twin, *b.action.args)
-        out.append((b, pre, changes, b.env, action_atom(b.action), key))
+        hit = _MOVES.get(id(b))
+        if hit is None or hit[0] is not b:
+            name = b.operator.name
+            pre, _, changes = ops[name]
+            twin = twins.get(name)
+            key = None if twin is None else (twin, *b.action.args)
+            hit = (b, pre, changes, action_atom(b.action), key)
+            if len(_MOVES) >= 500_000:
+                _MOVES.clear()
+            _MOVES[id(b)] = hit
+        out.append((b, hit[1], hit[2], dict(b.env), hit[3], hit[4]))
     return out
 
 
@@ -415,11 +426,12 @@ def _next_state(
     m: _Move, state: State, keys: KeyFacts, atom: Callable[[Key], Atom]
 ) -> State | None:
     """The state ``m`` leads to from ``state``, None when its precondition fails."""
-    if not m[1](keys, dict(m[3])):
+    env = m[3]  # this search's own binding: conditions and effects restore what they bind
+    if not m[1](keys, env):
         return None
     adds: set[Key] = set()
     dels: set[Key] = set()
-    m[2](keys, dict(m[3]), adds, dels)
+    m[2](keys, env, adds, dels)
     added = [atom(k) for k in adds]
     if dels:
         dels -= adds

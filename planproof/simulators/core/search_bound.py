@@ -51,10 +51,13 @@ def lower_bound(
     if len(actions) > 1:
         return NEVER
     unmet = [a for a in pos if a.pred not in acts and a not in start and a not in world.static]
+    if not unmet:
+        return 0
     types = world.universe.type_index
+    index = _Index(pool)
     sets: list[frozenset[int]] = []
     for g in unmet:
-        a_g, before = _live(world, _achievers(pool, g, types), pool, start)
+        a_g, before = _live(world, index.achievers(g, types), pool, start, index)
         if not a_g:
             return NEVER  # no action that can ever run adds it
         sets.append(a_g)
@@ -147,22 +150,36 @@ def pattern_matches(
     )
 
 
-def _achievers(
-    pool: Sequence[Bound], g: Atom, types: Mapping[str, Collection[str]]
-) -> frozenset[int]:
-    """Indexes of the actions of ``pool`` that may add ``g`` (:func:`pattern_matches`)."""
-    out: list[int] = []
-    for i, b in enumerate(pool):
-        patterns = _added(b.operator).get(g.pred)
-        if patterns is None:
-            continue
-        if any(pattern_matches(atom, q, b.env, g, types) for atom, q in patterns):
-            out.append(i)
-    return frozenset(out)
+class _Index:
+    """One pool's actions by the predicates they may add (built once per bound), and the
+    achievers found so far."""
+
+    def __init__(self, pool: Sequence[Bound]) -> None:
+        self.pool = pool
+        by_pred: dict[str, list[int]] = {}
+        for i, b in enumerate(pool):
+            for pred in _added(b.operator):
+                by_pred.setdefault(pred, []).append(i)
+        self.by_pred = by_pred
+        self.memo: dict[Atom, frozenset[int]] = {}
+
+    def achievers(self, g: Atom, types: Mapping[str, Collection[str]]) -> frozenset[int]:
+        """Indexes of the actions of the pool that may add ``g`` (:func:`pattern_matches`)."""
+        hit = self.memo.get(g)
+        if hit is not None:
+            return hit
+        out: list[int] = []
+        for i in self.by_pred.get(g.pred, ()):
+            b = self.pool[i]
+            patterns = _added(b.operator)[g.pred]
+            if any(pattern_matches(atom, q, b.env, g, types) for atom, q in patterns):
+                out.append(i)
+        res = self.memo[g] = frozenset(out)
+        return res
 
 
 def _live(
-    world: World, a_g: frozenset[int], pool: Sequence[Bound], start: State
+    world: World, a_g: frozenset[int], pool: Sequence[Bound], start: State, index: _Index
 ) -> tuple[frozenset[int], frozenset[int]]:
     """(the actions of ``a_g`` that can ever run, the landmark of their preconditions).
 
@@ -180,7 +197,7 @@ def _live(
         for clause in _clauses(b.operator.precondition, b.env):
             if any(p in start or p in world.static for p in clause):
                 continue
-            found = frozenset().union(*(_achievers(pool, p, types) for p in clause))
+            found = frozenset().union(*(index.achievers(p, types) for p in clause))
             if not found:
                 dead = True
                 break
