@@ -58,9 +58,15 @@ def test_partial_cells_are_labelled() -> None:
     assert all(c["planner"] is False for c in tm.values()) and len(tm) == 15
     planned = [c["planner_sample"] for c in tm.values() if "planner_sample" in c]
     assert planned and all(s["every"] > 1 and s["tasks"] < s["of"] for s in planned)
-    for c in tm.values():  # planner figures only where the planner ran (on its sample)
+    for c in tm.values():  # planner figures only where the planner ran (on a sample or not)
         has = any(k.endswith("planner_success_rate") for k in c["figures"])
-        assert has == ("planner_sample" in c)
+        assert has == ("planner_seconds" in c)
+    # GPT-4o's planner ran on the whole file: its planner figures are not marked sampled
+    assert "planner_sample" not in tm["gpt-4o-2024-05-13"]
+    assert not is_sampled(
+        "transition-modeling", "gpt-4o-2024-05-13", "object_states_planner_success"
+    )
+    assert "whole file for 1 model(s) (gpt-4o-2024-05-13)" in notes["transition-modeling"]
     assert "planner-success figures marked * are on a SAMPLE" in notes["transition-modeling"]
     assert "logic-form figures are on the whole file" in notes["transition-modeling"]
     lookup, shown = _reference_lookup()

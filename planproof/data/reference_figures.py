@@ -93,25 +93,44 @@ def partial_cells() -> dict[str, str]:
                 + (f"; {whole} models on the whole file" if whole else "")
             )
         if any(isinstance(c, dict) and c.get("planner") is False for c in cells.values()):
-            planned = {model: s for (m, model), s in planner_samples(doc).items() if m == module}
-            kinds = sorted(
-                {f"every {s['every']}th task ({s['tasks']} of {s['of']})" for s in planned.values()}
-            )
-            out[module] = (
-                f"the reference code's {module} logic-form figures are on the whole file, run "
-                "with its planner disabled; "
-                + (
-                    f"its planner-success figures marked * are on a SAMPLE of the file "
-                    f"({len(planned)} models: {'; '.join(kinds)}) and from the Fast Downward "
-                    "build installed here, which rejects operators naming undeclared "
-                    "constants (not the paper's run: docs/reference-differences.md)"
-                    + (
-                        f", empty for the other {len(cells) - len(planned)}"
-                        if len(cells) > len(planned)
-                        else ""
-                    )
-                    if planned
-                    else "its planner was not run, so its planner-success column is empty"
-                )
-            )
+            out[module] = _planner_note(module, cells, doc)
     return out
+
+
+def _planner_note(module: str, cells: dict[str, Any], doc: dict[str, Any]) -> str:
+    """The note for transition-modeling cells whose logic-form figures come from a run
+    without the reference's planner: where its planner-success figures come from."""
+    planned = {model: s for (m, model), s in planner_samples(doc).items() if m == module}
+    whole = [
+        model
+        for model, c in cells.items()
+        if isinstance(c, dict)
+        and model not in planned
+        and any(k.endswith(PLANNER_FIGURE) for k in c.get("figures", {}))
+    ]
+    empty = len(cells) - len(planned) - len(whole)
+    kinds = sorted(
+        {f"every {s['every']}th task ({s['tasks']} of {s['of']})" for s in planned.values()}
+    )
+    head = (
+        f"the reference code's {module} logic-form figures are on the whole file, run with "
+        "its planner disabled; "
+    )
+    if not planned and not whole:
+        return head + "its planner was not run, so its planner-success column is empty"
+    parts = []
+    if planned:
+        parts.append(
+            f"its planner-success figures marked * are on a SAMPLE of the file "
+            f"({len(planned)} models: {'; '.join(kinds)})"
+        )
+    if whole:
+        parts.append(f"on the whole file for {len(whole)} model(s) ({', '.join(sorted(whole))})")
+    if empty:
+        parts.append(f"empty for the other {empty}")
+    return (
+        head
+        + ", ".join(parts)
+        + "; they come from the Fast Downward build installed here, which rejects operators "
+        "naming undeclared constants (not the paper's run: docs/reference-differences.md)"
+    )
