@@ -329,9 +329,10 @@ def reference_logic_form_counts(
 def reference_logic_form_figures(
     data: EaiPddl, rows: Iterable[Mapping[str, Any]]
 ) -> dict[str, float]:
-    """``{category}_{precision|recall|f1}`` in percent, as the reference's summary."""
+    """``{category}_{precision|recall|f1}`` in percent, as the reference's summary, in
+    category order (the counts' order follows set iteration, which varies by process)."""
     out: dict[str, float] = {}
-    for cat, (tp, fp, fn) in reference_logic_form_counts(data, rows).items():
+    for cat, (tp, fp, fn) in sorted(reference_logic_form_counts(data, rows).items()):
         if (tp, fp, fn) == (0, 0, 0):
             continue
         p = tp / (tp + fp) if tp + fp else 0.0

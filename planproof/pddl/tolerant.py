@@ -16,6 +16,7 @@ the second stage (a variable that is not a parameter, a malformed effect) are li
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -62,6 +63,23 @@ stand for, or ``(:action open\\n`` names an operator ``open\\n``."""
 
 
 _LEFT_ESCAPE = re.compile(r"\\[nrt]")
+_ESCAPE = re.compile(
+    r"\\(?:u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|x[0-9a-fA-F]{2}|[0-7]{1,3}|[\\'\"abfnrtv\n])"
+)
+
+
+def _unescape(text: str) -> str:
+    """Read the backslash escapes of a JSON or Python string literal, one escape at a
+    time: ``str.encode().decode("unicode_escape")`` would also re-read every non-ASCII
+    character as Latin-1 (``é`` → ``Ã©``). An escape that means nothing stays as written."""
+
+    def one(m: re.Match[str]) -> str:
+        try:
+            return codecs.decode(m.group().encode("ascii"), "unicode_escape")
+        except (UnicodeError, ValueError):
+            return m.group()
+
+    return _ESCAPE.sub(one, text)
 
 
 def clean_answer(text: str) -> str:
@@ -95,13 +113,13 @@ def _unwrap(text: str) -> str:
             break
         m = re.search(r"""["']output["']\s*:\s*["'](.*)["']\s*}\s*$""", s, re.DOTALL)
         if m:
-            return m.group(1).encode().decode("unicode_escape", errors="replace")
+            return _unescape(m.group(1))
         m = _OUTPUT_OPEN.search(s)
         if m:  # a JSON string never closed, or closed before stray text: ``...)")}``
             body = s[m.end() :]
             close = body.rfind(m.group(1))
             body = body[:close] if close >= 0 else body.rstrip().removesuffix("}")
-            return body.encode().decode("unicode_escape", errors="replace")
+            return _unescape(body)
     return s
 
 

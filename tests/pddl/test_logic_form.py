@@ -13,7 +13,12 @@ from planproof.ltl.bddl.reader import read_sexpr
 from planproof.pddl.eai import EaiPddl
 from planproof.pddl.logic_form import canonical, clauses, match_clauses, prf
 from planproof.pddl.strategies import clause_lists, operator_answers
-from planproof.pddl.tolerant import OperatorParseError, read_operators, replace_operators
+from planproof.pddl.tolerant import (
+    OperatorParseError,
+    clean_answer,
+    read_operators,
+    replace_operators,
+)
 
 GRAB_PRE = (
     "(and (grabbable ?obj) (next_to ?char ?obj) "
@@ -114,6 +119,27 @@ def test_wrappers_are_removed(answer: str) -> None:
     op = ops["grab"]
     assert op.operator is not None and not op.problems and not op.repairs
     assert match_clauses(op.precondition, read_sexpr(GRAB_PRE)).fn == 0
+
+
+_BMP_TEXT = st.text(  # no quote: the reader takes the last one as the string's end
+    st.characters(max_codepoint=0xFFFF, exclude_categories=("Cs",), exclude_characters='"'),
+    max_size=40,
+)
+
+
+@given(_BMP_TEXT, st.booleans())
+def test_escapes_of_an_unclosed_output_string_are_read_back(comment: str, ascii_only: bool) -> None:
+    """An answer whose JSON is broken (the output string never closed) is unescaped escape
+    by escape: whatever JSON wrote, non-ASCII included, reads back as it was, where
+    ``encode().decode("unicode_escape")`` turned ``é`` into ``Ã©``."""
+    body = f"; {comment}\n{GRAB}"
+    answer = '{"output": ' + json.dumps(body, ensure_ascii=ascii_only)[:-1] + " and some prose"
+    assert clean_answer(answer) == body + " and some prose"
+
+
+def test_non_ascii_outside_escapes_is_kept() -> None:
+    answer = '{"output": "; café\\n' + GRAB + '" plus stray text}'
+    assert clean_answer(answer).startswith("; café\n(:action grab")
 
 
 def test_missing_parentheses_are_closed_and_noted() -> None:

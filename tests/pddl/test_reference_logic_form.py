@@ -48,6 +48,8 @@ def test_equals_the_reference_on_every_published_file() -> None:
         cell = stored[f.model]
         assert cell["planner"] is False and "sample" not in cell  # whole file, F1 only
         ours = reference_logic_form_figures(data, json.loads(f.path.read_text(encoding="utf-8")))
+        cats = sorted({name.rsplit("_", 1)[0] for name in ours})
+        assert list(ours) == [f"{c}_{k}" for c in cats for k in ("precision", "recall", "f1")]
         for name, value in cell["figures"].items():
             if name.endswith("_planner_success_rate"):
                 continue  # from the run with the planner, on a sample (planner_sample)
