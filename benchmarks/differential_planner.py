@@ -70,11 +70,20 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--every", type=int, default=1, help="every n-th answer of each file")
     ap.add_argument("--out", type=Path, help="write the per-task table here (JSON)")
+    ap.add_argument(
+        "--pyperplan-from",
+        type=Path,
+        help="read pyperplan's verdicts from an earlier run's --out file (where it has them)",
+    )
     args = ap.parse_args()
+    earlier: dict[str, str] = {}
+    if args.pyperplan_from:
+        doc = json.loads(args.pyperplan_from.read_text(encoding="utf-8"))
+        earlier = {r["task"]: r["pyperplan"] for r in doc["tasks"]}
 
     from planproof.metrics.transition_modeling.replay import check_plan, pddl_task, to_actions
     from planproof.pddl.plan_cache import PlanCache, plan_key
-    from planproof.pddl.planners import PlanStatus, plan
+    from planproof.pddl.planners import PlanResult, PlanStatus, plan
 
     stored = PlanCache()  # the user's verdicts: read only
     tasks, answers, calls = planning_tasks(args.every)
@@ -87,6 +96,8 @@ def main() -> int:
         mine = plan(model, problem, engine="builtin", timeout=TIMEOUT)
         seconds["builtin"] += time.process_time() - t0
         other = stored.get(plan_key(model, problem, "pyperplan"))
+        if other is None and name in earlier:
+            other = PlanResult("pyperplan", PlanStatus(earlier[name]), reason="earlier run")
         if other is None:
             t0 = time.perf_counter()
             other = plan(model, problem, engine="pyperplan", timeout=TIMEOUT)

@@ -79,7 +79,7 @@ def test_irrelevant_actions_and_facts_are_left_out_of_the_search() -> None:
     out = search(frozenset(), frozenset({0}), [*noise, goal_step])
     assert out.status == "solved"
     assert out.plan == (40,)
-    assert out.stored <= 2
+    assert out.stored <= 4  # the start and the goal state, in each of the two searches
 
 
 def _counter(bits: int) -> list[Action[str]]:
@@ -107,7 +107,7 @@ def test_a_long_plan_and_an_exhausted_state_space() -> None:
     # b0 and z0 are never true together: only the whole state space shows it
     never = search(ZERO, ALL_ONES | {"z0"}, acts)
     assert never.status == "unsolvable"
-    assert never.stored == 2**BITS
+    assert never.stored >= 2**BITS  # one of the two searches stored every state
 
 
 def test_bounds_give_a_limit_never_a_verdict() -> None:
