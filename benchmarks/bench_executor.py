@@ -72,8 +72,9 @@ def measure(kind: str, workers: int, cells: list[Any], serial: list[str]) -> dic
 
 
 def tm_task_seconds(n: int) -> float | None:
-    """Seconds per transition-modeling answer with its Fast Downward call, in this process,
-    from an empty planner cache (a warm one would time cache reads, not planning)."""
+    """Seconds per transition-modeling answer with its planner call (the sweep's engine and
+    limit), in this process, from an empty planner cache (a warm one would time cache
+    reads, not planning)."""
     if n <= 0:
         return None
     from planproof.pddl.plan_cache import ENV_PATH
@@ -94,13 +95,14 @@ def _tm_seconds(n: int) -> float:
     from planproof.data.published import published_files
     from planproof.metrics.transition_modeling.evaluate import evaluate_responses
     from planproof.pddl.eai import load_eai_pddl
+    from planproof.runs.published_sweep import TM_ENGINE, TM_TIMEOUT
 
     data = load_eai_pddl("virtualhome")
     f = published_files("transition-modeling", "virtualhome")[0]
     rows = json.loads(Path(f.path).read_text(encoding="utf-8"))
     rows = [r for r in rows if r.get("identifier") in set(data.solved)][:n]
     t0 = time.perf_counter()
-    evaluate_responses(data, rows)
+    evaluate_responses(data, rows, engine=TM_ENGINE, timeout=TM_TIMEOUT)
     return (time.perf_counter() - t0) / len(rows)
 
 
