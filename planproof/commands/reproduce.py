@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -26,6 +27,10 @@ from planproof.commands.executor_options import (
 )
 
 CACHE_VERSION = 1
+PIPED_WIDTH = 200
+"""Width of the printed tables on a pipe or file (unless ``COLUMNS`` says otherwise): there
+is no terminal width to follow, and rich's default 80 cuts the figure names of goal
+interpretation's nine columns to "over… prec…"."""
 """Bump when a cell result's layout changes: cached cells are scored again."""
 CODE = ("ltl", "pddl", "simulators", "interface", "metrics", "runs", "data")
 """planproof's sub-packages whose code decides a cell's result (a change re-scores)."""
@@ -238,6 +243,8 @@ def _print(sections: Mapping[str, Sequence[Any]], tau_rows: Sequence[Any], every
     from planproof.report.leaderboard import BASE, GROUPS, TITLES
 
     console = Console()
+    if not console.is_terminal and "COLUMNS" not in os.environ:
+        console.width = PIPED_WIDTH
     try:
         doc: dict[str, Any] | None = reference_figures()
     except (OSError, ValueError):

@@ -211,3 +211,25 @@ def test_transition_modeling_counted_as_the_reference_equals_its_column(
         assert abs(counted["paper"][fig] - counted["reference"][fig]) <= 0.1
     (own,) = doc["sections"]["transition-modeling"]
     assert own["planproof"]["object_orientation_f1"] > own["reference"]["object_orientation_f1"]
+
+
+@pytest.mark.data
+def test_tables_on_a_pipe_keep_their_figure_names(
+    files: list[PublishedFile],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Captured output is no terminal: the table is printed wide, not cut to 80 columns
+    ("over… prec…"); a ``COLUMNS`` the user set still wins."""
+    from planproof.cli import main
+
+    argv = ["reproduce", "eai", "--modules", "goal-interpretation", "--models", "GPT-4o"]
+    argv += ["--workers", "1", "--output", str(tmp_path / "out")]
+    monkeypatch.delenv("COLUMNS", raising=False)
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "overall precision" in out and "over…" not in out
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(argv) == 0
+    assert "over…" in capsys.readouterr().out
