@@ -38,7 +38,16 @@ from planproof.ltl.ast import (
 )
 from planproof.ltl.simplify import conj
 from planproof.ltl.trace import Universe
-from planproof.pddl.schema import Add, Delete, Domain, Effect, ForallEffect, Operator, When
+from planproof.pddl.schema import (
+    Add,
+    Delete,
+    Domain,
+    Effect,
+    ForallEffect,
+    Operator,
+    When,
+    operator_atoms,
+)
 
 SMT_TIMEOUT = 5.0
 
@@ -60,7 +69,7 @@ def vocabulary_issues(op: Operator, domain: Domain) -> list[Issue]:
     """Predicates the domain does not declare, or used with the wrong number of arguments."""
     out: list[Issue] = []
     seen: set[str] = set()
-    for a in _all_atoms(op):
+    for a in operator_atoms(op):
         if a.pred == "=" or a.pred in seen:
             continue
         if a.pred not in domain.predicates:
@@ -75,22 +84,6 @@ def vocabulary_issues(op: Operator, domain: Domain) -> list[Issue]:
                     f"{a.pred} takes {len(domain.predicates[a.pred])} arguments, got {len(a.args)}",
                 )
             )
-    return out
-
-
-def _all_atoms(op: Operator) -> list[Atom]:
-    out = [f for f in walk(op.precondition) if isinstance(f, Atom)]
-    stack: list[Effect] = list(op.effects)
-    while stack:
-        e = stack.pop()
-        match e:
-            case Add(atom) | Delete(atom):
-                out.append(atom)
-            case When(cond, inner):
-                out.extend(f for f in walk(cond) if isinstance(f, Atom))
-                stack.extend(inner)
-            case ForallEffect(_, inner):
-                stack.extend(inner)
     return out
 
 

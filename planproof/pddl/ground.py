@@ -31,9 +31,19 @@ from planproof.ltl.ast import (
     Not,
     Or,
     Top,
+    atoms,
 )
 from planproof.pddl.reader import ROOT_TYPE, Problem
-from planproof.pddl.schema import Add, Delete, Domain, Effect, ForallEffect, Operator, When
+from planproof.pddl.schema import (
+    Add,
+    Delete,
+    Domain,
+    Effect,
+    ForallEffect,
+    Operator,
+    When,
+    operator_atoms,
+)
 
 MAX_DISJUNCTS = 256
 MAX_ACTIONS = 200_000
@@ -441,7 +451,7 @@ def _direct_effects(
     direct: list[Formula] = []
     rest: list[Formula] = []
     for c, lits in conditional.items():
-        ok = not (set(_walk_atoms(c)) & written)
+        ok = not (atoms(c) & written)
         ok = ok and _small_dnf(c, SMALL) is not None and _small_dnf(Not(c), SMALL) is not None
         for a, v in lits if ok else ():
             for other, w in signs[a]:
@@ -454,20 +464,6 @@ def _direct_effects(
                 break
         (direct if ok else rest).append(c)
     return direct, rest
-
-
-def _walk_atoms(f: Formula) -> Iterator[Atom]:
-    match f:
-        case Atom():
-            yield f
-        case Not(body) | Exists(_, body) | Forall(_, body):
-            yield from _walk_atoms(body)
-        case And(cs) | Or(cs):
-            for c in cs:
-                yield from _walk_atoms(c)
-        case Implies(a, b):
-            yield from _walk_atoms(a)
-            yield from _walk_atoms(b)
 
 
 def _pc(label: int) -> Fact:
@@ -540,25 +536,8 @@ def _predicates(op: Operator) -> frozenset[str]:
     if op not in _PREDICATES:
         if len(_PREDICATES) > MAX_CACHED_OPERATORS:
             _PREDICATES.clear()
-        _PREDICATES[op] = frozenset(a.pred for a in _operator_atoms(op))
+        _PREDICATES[op] = frozenset(a.pred for a in operator_atoms(op))
     return _PREDICATES[op]
-
-
-def _operator_atoms(op: Operator) -> Iterator[Atom]:
-    yield from _walk_atoms(op.precondition)
-    yield from _effect_atoms(op.effects)
-
-
-def _effect_atoms(effects: tuple[Effect, ...]) -> Iterator[Atom]:
-    for e in effects:
-        match e:
-            case Add(atom) | Delete(atom):
-                yield atom
-            case When(c, inner):
-                yield from _walk_atoms(c)
-                yield from _effect_atoms(inner)
-            case ForallEffect(_, inner):
-                yield from _effect_atoms(inner)
 
 
 @dataclass(frozen=True)

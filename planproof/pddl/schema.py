@@ -152,7 +152,7 @@ class Domain:
             for p in op.params:
                 if p.type not in self.types:
                     raise ValueError(f"operator {op.name}: unknown type {p.type!r}")
-            for atom in _schema_atoms(op):
+            for atom in operator_atoms(op):
                 if atom.pred == "=" or atom.pred.startswith(NUMERIC_PREFIX):
                     continue
                 if atom.pred not in self.predicates:
@@ -227,7 +227,8 @@ def _key(name: str) -> str:
     return name.strip().lower().replace("-", "_")
 
 
-def _schema_atoms(op: Operator) -> Iterator[Atom]:
+def operator_atoms(op: Operator) -> Iterator[Atom]:
+    """Every atom ``op`` mentions: its precondition's, its effects' and their conditions'."""
     yield from (f for f in walk(op.precondition) if isinstance(f, Atom))
     stack: list[Effect] = list(op.effects)
     while stack:
