@@ -27,11 +27,11 @@ from planproof.commands.executor_options import (
 )
 
 CACHE_VERSION = 1
+"""Bump when a cell result's layout changes: cached cells are scored again."""
 PIPED_WIDTH = 200
 """Width of the printed tables on a pipe or file (unless ``COLUMNS`` says otherwise): there
 is no terminal width to follow, and rich's default 80 cuts the figure names of goal
 interpretation's nine columns to "over… prec…"."""
-"""Bump when a cell result's layout changes: cached cells are scored again."""
 CODE = ("ltl", "pddl", "simulators", "interface", "metrics", "runs", "data")
 """planproof's sub-packages whose code decides a cell's result (a change re-scores)."""
 
