@@ -83,7 +83,7 @@ def score_cells(cells: Sequence[Any], args: argparse.Namespace) -> list[dict[str
     progress bar on a terminal) and written to the cache as it finishes."""
     from planproof.commands.progress import progress_bar
     from planproof.data.cache import atomic_write_text
-    from planproof.runs.published_sweep import evaluate_cell
+    from planproof.runs.published_sweep import Shard, evaluate_job, merge_shards
 
     config = executor_config(args)  # a bad option is refused even when all is cached
     results: dict[int, dict[str, Any]] = {}
@@ -98,30 +98,60 @@ def score_cells(cells: Sequence[Any], args: argparse.Namespace) -> list[dict[str
             except (OSError, ValueError):
                 pass
         todo.append(i)
-    # the slow cells first, so the workers finish together
-    weight = {"transition-modeling": 0, "subgoal-decomposition": 1}
-    todo.sort(key=lambda i: weight.get(cells[i].module, 2))
-    failures: list[str] = []
-    if todo:
+    jobs = _jobs(cells, todo)
+    failed: dict[int, str] = {}
+    parts: dict[int, list[Any]] = {i: [] for i in todo}
+    if jobs:
         with (
-            open_configured(config, tasks=len(todo)) as executor,
-            progress_bar(f"scoring {len(todo)} published files", len(todo)) as advance,
+            open_configured(config, tasks=len(jobs)) as executor,
+            progress_bar(f"scoring {len(todo)} published files", len(jobs)) as advance,
         ):
 
             def done(index: int, outcome: Any) -> None:
-                i = todo[index]
+                job, members = jobs[index]
                 advance()
-                if outcome.ok:
-                    results[i] = outcome.value
-                    atomic_write_text(_cache_dir() / f"{keys[i]}.json", json.dumps(outcome.value))
-                else:
-                    c = cells[i]
-                    failures.append(f"{c.module} {c.model}: {outcome.failure}")
+                if not outcome.ok:
+                    for i in members:
+                        failed.setdefault(
+                            i, f"{cells[i].module} {cells[i].model}: {outcome.failure}"
+                        )
+                    return
+                if not isinstance(job, Shard):
+                    finished(members[0], outcome.value)
+                    return
+                for i, part in zip(members, outcome.value, strict=True):
+                    parts[i].append(part)
+                    if len(parts[i]) == job.count and i not in failed:
+                        finished(i, merge_shards(cells[i], parts[i]))
 
-            executor.map(evaluate_cell, [cells[i] for i in todo], on_done=done)
+            def finished(i: int, value: dict[str, Any]) -> None:
+                results[i] = value
+                atomic_write_text(_cache_dir() / f"{keys[i]}.json", json.dumps(value))
+
+            executor.map(evaluate_job, [job for job, _ in jobs], on_done=done)
+    failures = [failed[i] for i in sorted(failed)]
     for f in failures:
         print(f"planproof: warning: a cell failed and is left out: {f}", file=sys.stderr)
     return [results[i] for i in sorted(results)]
+
+
+def _jobs(cells: Sequence[Any], todo: Sequence[int]) -> list[tuple[Any, list[int]]]:
+    """The executor's work for the cells ``todo`` indexes, each job with the indexes of
+    its cells: subgoal decomposition as task slices of every model's file
+    (``published_sweep.Shard``), the rest a cell each; the slow ones first, so that the
+    workers finish together."""
+    from planproof.runs.published_sweep import SHARDED, shards
+
+    weight = {"transition-modeling": 0, "subgoal-decomposition": 1}
+    ordered = sorted(todo, key=lambda i: weight.get(cells[i].module, 2))
+    jobs: list[tuple[Any, list[int]]] = []
+    for module in dict.fromkeys(cells[i].module for i in ordered):
+        members = [i for i in ordered if cells[i].module == module]
+        if module in SHARDED:
+            jobs += [(s, members) for s in shards([cells[i] for i in members])]
+        else:
+            jobs += [(cells[i], [i]) for i in members]
+    return jobs
 
 
 def _reference_lookup() -> tuple[Any, list[str]]:

@@ -40,13 +40,16 @@ from planproof.metrics.action_sequencing import summarize as summarize_actions
 from planproof.metrics.goal_interpretation import action_names, axioms_for, focus_universe
 from planproof.simulators.core import Action, Bound, ErrorKind, StepError, Task, replay
 from planproof.simulators.core.logic import Facts
+from planproof.simulators.core.relaxed import live_actions
 from planproof.simulators.core.replay import action_atom
 from planproof.simulators.core.search import (
     DEFAULT_DEPTH,
     DEFAULT_MAX_STATES,
     SearchResult,
+    changed_predicates,
     focus_objects,
     formula_goal,
+    ground_actions,
     ground_literals,
     search,
 )
@@ -178,8 +181,18 @@ def _diagnose(task: Task, prefix: Sequence[Action], f: Formula) -> StepError:
     u = world.universe
     keys = world.key_facts(state)
     found: list[Action] = []
+    literals = ground_literals(f)
+    # from a state where a conjunction of literals is false, only an action that adds or
+    # deletes one of its predicates (or is its action) can make it true
+    preds = (
+        None
+        if literals is None or goal(state, None)
+        else frozenset(a.pred for part in literals for a in part)
+    )
     for name in sorted(world.domain.operators):
         op = world.domain.operators[name]
+        if preds is not None and preds.isdisjoint(changed_predicates(op)):
+            continue
         pools = [u.of_type(p.type) for p in op.params if p.name not in op.implicit]
         for objs in itertools.product(*pools):
             b = world.bind(Action(name, tuple(objs)))
@@ -245,6 +258,21 @@ def _memo_for(world: object) -> dict[tuple[object, ...], SearchResult]:
     return _per_world(_MEMO, world)
 
 
+_LIVE: dict[int, dict[State, tuple[Bound, ...]]] = {}
+"""Per live world: initial state → the ground actions that can ever apply from it
+(:func:`~planproof.simulators.core.relaxed.live_actions`), the pool of every search of
+the task's refinements (they all start from states reached from it)."""
+
+
+def _live(task: Task) -> tuple[Bound, ...]:
+    table = _per_world(_LIVE, task.world)
+    hit = table.get(task.initial)
+    if hit is None:
+        world = task.world
+        hit = table[task.initial] = live_actions(world, task.initial, ground_actions(world))
+    return hit
+
+
 def _unsat(memo: dict[Formula, bool], task: Task, f: Formula, near: State) -> bool:
     hit = memo.get(f)
     if hit is None:
@@ -288,6 +316,7 @@ def refine(
                     mode=mode,
                     max_states=max_states,
                     heuristic_of=f,
+                    actions=_live(task),
                     focus=None if all_objects else focus_objects(world, f, state),
                 )
             if len(memo) >= _MEMO_LIMIT:

@@ -84,8 +84,11 @@ def _score_file(
     cell: Cell,
     score: Callable[[Any, str], Any],
     failed: Callable[[Any, str], Any],
-    summarize: Callable[[Sequence[Any]], dict[str, Any]],
-) -> tuple[dict[str, Any], list[Any]]:
+    keep: Callable[[int], bool] | None = None,
+) -> tuple[dict[str, Any], list[tuple[int, Any]]]:
+    """The file's facts (tasks, missing answers, unknown identifiers, notes) and, for
+    each dataset task with an answer (only the positions ``keep`` keeps), its position
+    in the dataset and its result."""
     from planproof.interface.identifiers import canonical_identifiers
     from planproof.interface.responses import read_responses
     from planproof.runs.modules import load_tasks
@@ -94,70 +97,94 @@ def _score_file(
     responses = read_responses(cell.path)
     known = {t.identifier for t in tasks}
     by_id, renamed = canonical_identifiers(responses.by_identifier(), known)
-    results = []
-    for t in tasks:
+    results: list[tuple[int, Any]] = []
+    answered = 0
+    for i, t in enumerate(tasks):
         e = by_id.get(t.identifier)
         if e is None:
             continue
+        answered += 1
+        if keep is not None and not keep(i):
+            continue
         if e.error is None and e.text is not None:
-            results.append(score(t, e.text))
+            results.append((i, score(t, e.text)))
         else:
-            results.append(failed(t, e.error.message if e.error else "no llm_output"))
+            results.append((i, failed(t, e.error.message if e.error else "no llm_output")))
+    facts = {
+        "tasks_in_dataset": len(tasks),
+        "tasks_without_response": len(tasks) - answered,
+        "unknown_identifiers": sorted(i for i in by_id if i not in known),
+        "file_notes": list(responses.notes) + renamed,
+    }
+    return facts, results
+
+
+_Scoring = tuple[
+    Callable[[Any, str], Any],
+    Callable[[Any, str], Any],
+    Callable[[Sequence[Any]], dict[str, Any]],
+    Callable[[Sequence[Any]], list[dict[str, Any]]],
+]
+"""(score a task's answer, the result of an unreadable answer, summarize the results,
+each task's verdict) of a module scored task by task."""
+
+
+def _scoring(cell: Cell) -> _Scoring:
+    if cell.module == "goal-interpretation":
+        from planproof.metrics import goal_interpretation as gi
+
+        return (
+            lambda t, text: gi.evaluate_goal_response(t, text, logic=False),
+            gi.parse_error_result,
+            gi.summarize,
+            lambda rs: [{"identifier": r.identifier, "f1": r.total.f1} for r in rs],
+        )
+    if cell.module == "action-sequencing":
+        from planproof.metrics import action_sequencing as m
+
+        return (
+            lambda t, text: m.evaluate_response(t, text, "virtualhome", repeated=cell.repeated),  # type: ignore[arg-type]
+            m.parse_error_result,
+            m.summarize,
+            lambda rs: [_trajectory(r) for r in rs],
+        )
+    if cell.module == "subgoal-decomposition":
+        from planproof.interface.subgoals import SubgoalError
+        from planproof.metrics import subgoal_decomposition as sd
+        from planproof.simulators.core import ErrorKind
+
+        return (
+            sd.evaluate_subgoal_response,
+            lambda t, msg: sd.grammar_error_result(t, SubgoalError(ErrorKind.PARSING, msg)),
+            sd.summarize,
+            lambda rs: [_trajectory(r.trajectory) for r in rs],
+        )
+    raise ValueError(f"{cell.module} is not scored task by task")
+
+
+def _by_task(cell: Cell) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    score, failed, _, _ = _scoring(cell)
+    facts, scored = _score_file(cell, score, failed)
+    return _summarized(cell, facts, [r for _, r in scored])
+
+
+def _summarized(
+    cell: Cell, facts: Mapping[str, Any], results: Sequence[Any]
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    _, _, summarize, verdicts = _scoring(cell)
     summary = summarize(results)
-    summary.update(
-        tasks_in_dataset=len(tasks),
-        tasks_without_response=len(tasks) - len(results),
-        unknown_identifiers=sorted(i for i in by_id if i not in known),
-        file_notes=list(responses.notes) + renamed,
-    )
-    return summary, results
+    summary.update(facts)
+    return summary, verdicts(results)
 
 
-def _goal_interpretation(cell: Cell) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    from planproof.metrics import goal_interpretation as gi
-
-    summary, results = _score_file(
-        cell,
-        lambda t, text: gi.evaluate_goal_response(t, text, logic=False),
-        gi.parse_error_result,
-        gi.summarize,
-    )
-    return summary, [{"identifier": r.identifier, "f1": r.total.f1} for r in results]
-
-
-def _action_sequencing(cell: Cell) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    from planproof.metrics import action_sequencing as m
-
-    summary, results = _score_file(
-        cell,
-        lambda t, text: m.evaluate_response(t, text, "virtualhome", repeated=cell.repeated),  # type: ignore[arg-type]
-        m.parse_error_result,
-        m.summarize,
-    )
-    return summary, [
-        _trajectory(r.identifier, r.executable, r.success, r.error_type) for r in results
-    ]
-
-
-def _subgoal_decomposition(cell: Cell) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    from planproof.interface.subgoals import SubgoalError
-    from planproof.metrics import subgoal_decomposition as m
-    from planproof.simulators.core import ErrorKind
-
-    summary, results = _score_file(
-        cell,
-        m.evaluate_subgoal_response,
-        lambda t, msg: m.grammar_error_result(t, SubgoalError(ErrorKind.PARSING, msg)),
-        m.summarize,
-    )
-    trajectories = [r.trajectory for r in results]
-    return summary, [
-        _trajectory(r.identifier, r.executable, r.success, r.error_type) for r in trajectories
-    ]
-
-
-def _trajectory(ident: str, executable: bool, success: bool, error: str | None) -> dict[str, Any]:
-    return {"identifier": ident, "executable": executable, "success": success, "error": error}
+def _trajectory(r: Any) -> dict[str, Any]:
+    """An action-sequencing result's verdict (a :class:`TaskResult`)."""
+    return {
+        "identifier": r.identifier,
+        "executable": r.executable,
+        "success": r.success,
+        "error": r.error_type,
+    }
 
 
 def _transition_modeling(cell: Cell) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -179,11 +206,75 @@ def _transition_modeling(cell: Cell) -> tuple[dict[str, Any], list[dict[str, Any
 
 
 _SCORERS: dict[str, Callable[[Cell], tuple[dict[str, Any], list[dict[str, Any]]]]] = {
-    "goal-interpretation": _goal_interpretation,
-    "action-sequencing": _action_sequencing,
-    "subgoal-decomposition": _subgoal_decomposition,
+    "goal-interpretation": _by_task,
+    "action-sequencing": _by_task,
+    "subgoal-decomposition": _by_task,
     "transition-modeling": _transition_modeling,
 }
+
+
+SHARDED = frozenset({"subgoal-decomposition"})
+"""Modules whose cells are scored in task slices (:class:`Shard`)."""
+SHARDS = 8
+"""Task slices of the sharded cells: enough to keep 2-8 workers busy to the end, few
+enough that reading every file once per slice stays negligible."""
+
+
+@dataclass(frozen=True)
+class Shard:
+    """The tasks at positions ``index``, ``index + count``, ... of each of ``cells``.
+
+    Subgoal decomposition is scored by task slices of every model's file rather than file
+    by file: the worker that scores a task then sees every model's answer to it, and its
+    search memo (:mod:`planproof.metrics.subgoal_decomposition`) serves them all, as the
+    models share most subgoals from the same states. :func:`merge_shards` makes each
+    cell's result, the same as :func:`evaluate_cell`'s."""
+
+    cells: tuple[Cell, ...]
+    index: int
+    count: int
+
+
+def shards(cells: Sequence[Cell], count: int = SHARDS) -> list[Shard]:
+    """``count`` slices of ``cells`` (one module's cells)."""
+    return [Shard(tuple(cells), i, count) for i in range(count)] if cells else []
+
+
+def evaluate_shard(shard: Shard) -> list[dict[str, Any]]:
+    """Per cell of the shard: the file's facts, the slice's ``(position, result)`` pairs
+    and the seconds spent (plain data and result dataclasses, picklable)."""
+    out: list[dict[str, Any]] = []
+    for cell in shard.cells:
+        start = time.perf_counter()
+        score, failed, _, _ = _scoring(cell)
+        facts, scored = _score_file(cell, score, failed, lambda i: i % shard.count == shard.index)
+        out.append({"facts": facts, "results": scored, "seconds": time.perf_counter() - start})
+    return out
+
+
+def merge_shards(cell: Cell, parts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """``cell``'s result from its part of every shard (all of them, in any order)."""
+    scored = sorted((p for part in parts for p in part["results"]), key=lambda p: p[0])
+    summary, tasks = _summarized(cell, parts[0]["facts"], [r for _, r in scored])
+    return _cell_result(cell, summary, tasks, sum(p["seconds"] for p in parts))
+
+
+def evaluate_job(job: Cell | Shard) -> Any:
+    """:func:`evaluate_cell` or :func:`evaluate_shard`: one function for an executor's
+    ``map`` over a sweep's mixed work."""
+    return evaluate_shard(job) if isinstance(job, Shard) else evaluate_cell(job)
+
+
+def _cell_result(
+    cell: Cell, summary: dict[str, Any], tasks: list[dict[str, Any]], seconds: float
+) -> dict[str, Any]:
+    return {
+        "cell": asdict(cell),
+        "summary": summary,
+        "figures": figures(cell.module, summary),
+        "tasks": tasks,
+        "seconds": round(seconds, 3),
+    }
 
 
 def evaluate_cell(cell: Cell) -> dict[str, Any]:
@@ -191,13 +282,7 @@ def evaluate_cell(cell: Cell) -> dict[str, Any]:
     picklable; ``tasks`` holds each task's verdict for per-task comparisons)."""
     start = time.perf_counter()
     summary, tasks = _SCORERS[cell.module](cell)
-    return {
-        "cell": asdict(cell),
-        "summary": summary,
-        "figures": figures(cell.module, summary),
-        "tasks": tasks,
-        "seconds": round(time.perf_counter() - start, 3),
-    }
+    return _cell_result(cell, summary, tasks, time.perf_counter() - start)
 
 
 # --------------------------------------------------------------------------- figures

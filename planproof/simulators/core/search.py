@@ -19,12 +19,14 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from planproof.ltl.ast import And, Atom, Formula, Not, constants
+from planproof.ltl.ast import And, Atom, Formula, Not, atoms, constants
 from planproof.ltl.trace import State
 from planproof.pddl.schema import Add, Delete, Domain, Effect, ForallEffect, Operator, When
 from planproof.simulators.core.changes import Changes
 from planproof.simulators.core.logic import Cond, Facts, Key, KeyFacts
+from planproof.simulators.core.mutex import mutex_pair
 from planproof.simulators.core.outcome import Action
+from planproof.simulators.core.relaxed import relaxed_layers
 from planproof.simulators.core.replay import action_atom
 from planproof.simulators.core.search_bound import (
     effect_patterns,
@@ -39,6 +41,7 @@ __all__ = [
     "DEFAULT_MAX_STATES",
     "GoalTest",
     "SearchResult",
+    "changed_predicates",
     "focus_objects",
     "formula_goal",
     "ground_actions",
@@ -196,7 +199,7 @@ def _wanted(f: Formula, state: State) -> frozenset[str]:
 _CHANGES: dict[int, tuple[Operator, frozenset[str]]] = {}
 
 
-def _changes(op: Operator) -> frozenset[str]:
+def changed_predicates(op: Operator) -> frozenset[str]:
     """Predicates an operator may add or delete (plus its own name, for action goals)."""
     hit = _CHANGES.get(id(op))
     if hit is not None and hit[0] is op:
@@ -442,24 +445,58 @@ def _next_state(
     return state.union(added)
 
 
-def _beyond(world: World, f: Formula, start: State, pool: Sequence[Bound], depth: int) -> bool:
-    """Whether no path of at most ``depth`` actions of ``pool`` reaches ``f`` (a sound
-    lower bound, :mod:`planproof.simulators.core.search_bound`, exceeds it)."""
+def _landmark_bound(world: World, f: Formula, start: State, pool: Sequence[Bound]) -> int:
+    """A sound lower bound on the actions of ``pool`` from ``start`` to ``f``
+    (:mod:`planproof.simulators.core.search_bound`; 0 when it knows none)."""
     literals = ground_literals(f)
     if literals is None:
-        return False
-    acts = frozenset(n for n in world.domain.operators if n not in world.domain.predicates)
-    return lower_bound(world, literals[0], start, pool, acts, above=depth) > depth
+        return 0
+    return lower_bound(world, literals[0], start, pool, _action_predicates(world), above=0)
+
+
+def _action_predicates(world: World) -> frozenset[str]:
+    """Operators that are no state predicate: their atoms are true of the last action."""
+    return frozenset(n for n in world.domain.operators if n not in world.domain.predicates)
+
+
+def _verdict_by_count(
+    world: World,
+    start: State,
+    moves: Sequence[_Move],
+    bound: int,
+    *,
+    depth: int,
+    max_states: int,
+) -> SearchResult | None:
+    """The search's verdict when no path shorter than ``bound`` reaches the goal, or None
+    when the bound does not settle it.
+
+    A goal beyond ``depth`` is ``unreachable``: proven so, where a breadth-first search
+    would often end at its state budget first and could only say ``limit``. Otherwise the
+    search expands every state less than ``bound - 1`` actions away before it could meet
+    the goal: when there are more than ``max_states`` of them it stops at ``limit``
+    first, which counting them (no goal test, no path) shows at a fraction of the cost."""
+    if bound > depth:
+        return SearchResult("unreachable")
+    if bound < 3:
+        return None  # only the start state lies below bound - 1
+    res = _count_states(world, start, moves, bound - 1, max_states)
+    return res if res.status == "limit" else None
+
+
+PROBE_EXPANSIONS = 10
+"""States a breadth-first search expands before it asks the delete relaxation whether
+its goal is out of reach: most subgoals are reached sooner, and never pay for it."""
 
 
 def _count_states(
     world: World, start: State, moves: Sequence[_Move], depth: int, max_states: int
 ) -> SearchResult:
-    """The breadth-first search's verdict for a goal it cannot reach within ``depth``:
-    it expands every state less than ``depth`` actions away, so it stops at ``limit``
-    when there are more than ``max_states`` of them and is ``unreachable`` otherwise.
-    Counting them needs no goal test and stops as soon as the budget is exceeded (the
-    expanded count reported is the search's: ``max_states + 1``, or all of them)."""
+    """``limit`` when more than ``max_states`` states lie less than ``depth`` actions
+    from ``start`` (a breadth-first search that meets no goal among them expands them
+    all, so it stops there: ``expanded`` is then ``max_states + 1``, as the search
+    reports it), ``unreachable`` otherwise. Counting needs no goal test and stops as soon
+    as the budget is exceeded."""
     count = 1 if depth > 0 else 0
     if count > max_states:
         return SearchResult("limit", expanded=count)
@@ -496,17 +533,30 @@ def search(
     guided by ``heuristic_of``) from ``start`` to a state where ``goal`` holds.
 
     ``focus`` restricts the actions to those whose arguments are all in it (see
-    :func:`focus_objects`); ``heuristic_of`` (the subgoal formula) also orders actions
-    and enables the relaxed dead-end test. With ``prune``, a breadth-first search whose
-    goal a sound lower bound puts beyond ``depth`` only counts the states within it: the
-    verdict is the same (:func:`_count_states`), found without testing the goal."""
+    :func:`focus_objects`); ``heuristic_of`` (the subgoal formula ``goal`` tests) also
+    orders actions. With it and ``prune``, sound shortcuts settle what they can without
+    the search: actions without effects are left out of a goal of state atoms; a goal no
+    action can make true, or two of whose atoms never hold together (:mod:`.mutex`), or
+    that a lower bound (:mod:`.search_bound`, :mod:`.relaxed`) puts beyond ``depth`` is
+    ``unreachable``; a goal whose lower bound leaves more than ``max_states`` states to
+    expand before it is ``limit``; actions the relaxation never applies are dropped. A
+    verdict other than ``unreachable`` is then the plain search's, path and count of
+    expanded states included; ``unreachable`` is, where the plain search may have run out
+    of states first and said ``limit``."""
     if goal(start, None):
         return SearchResult("already_true", (), (), 0)
     pool = ground_actions(world) if actions is None else tuple(actions)
     if focus is not None:
         keep = frozenset(focus)
         pool = tuple(b for b in pool if keep.issuperset(b.action.args))
-    if heuristic_of is not None and _stuck(world, heuristic_of, start, pool):
+    shortcut_goal = heuristic_of if prune else None  # the goal formula the shortcuts read
+    if shortcut_goal is not None and _action_predicates(world).isdisjoint(
+        a.pred for a in atoms(shortcut_goal)
+    ):
+        # an action without effects leads back to the state it leaves, where a goal of
+        # state atoms alone does not hold: it never finds the goal nor a new state
+        pool = tuple(b for b in pool if b.operator.effects)
+    if shortcut_goal is not None and _stuck(world, shortcut_goal, start, pool):
         return SearchResult("unreachable")
     if heuristic_of is not None:
         # actions on the objects the goal names first: within a BFS level the order is
@@ -518,18 +568,18 @@ def search(
             sorted(
                 pool,
                 key=lambda b: (
-                    not wanted.intersection(_changes(b.operator)),
+                    not wanted.intersection(changed_predicates(b.operator)),
                     not named.intersection(b.action.args),
                 ),
             )
         )
     moves = _moves(world, pool)
-    if (
-        mode == "bfs"
-        and heuristic_of is not None
-        and _beyond(world, heuristic_of, start, pool, depth)
-    ):
-        return _count_states(world, start, moves, depth, max_states)
+    bound = 0
+    if shortcut_goal is not None and mode == "bfs":
+        bound = _landmark_bound(world, shortcut_goal, start, pool)
+        verdict = _verdict_by_count(world, start, moves, bound, depth=depth, max_states=max_states)
+        if verdict is not None:
+            return verdict
     parent: dict[State, tuple[State, Bound] | None] = {start: None}
     expanded = 0
 
@@ -572,6 +622,19 @@ def search(
         expanded += 1
         if expanded > max_states:
             return SearchResult("limit", expanded=expanded)
+        if shortcut_goal is not None and expanded == PROBE_EXPANSIONS:
+            moves, verdict = _probe(
+                world,
+                start,
+                shortcut_goal,
+                pool,
+                moves,
+                bound=bound,
+                depth=depth,
+                max_states=max_states,
+            )
+            if verdict is not None:
+                return verdict
         for m, nxt in _successors(world, state, moves):
             if goal(nxt, m[4]):
                 return path(nxt, m[0], state)
@@ -579,3 +642,33 @@ def search(
                 parent[nxt] = (state, m[0])
                 frontier.append((nxt, d + 1))
     return SearchResult("unreachable", expanded=expanded)
+
+
+def _probe(
+    world: World,
+    start: State,
+    f: Formula,
+    pool: Sequence[Bound],
+    moves: list[_Move],
+    *,
+    bound: int,
+    depth: int,
+    max_states: int,
+) -> tuple[list[_Move], SearchResult | None]:
+    """The shortcuts a search takes once it has expanded :data:`PROBE_EXPANSIONS` states
+    (``moves`` are ``pool``'s): the moves the relaxation applies within ``depth - 1``
+    (no other applies in a state the search expands, so every successor stays as it
+    was), and the verdict when two goal atoms are mutually exclusive or the relaxation's
+    bound settles it (:func:`_verdict_by_count`), else None."""
+    layers = relaxed_layers(world, start, pool, layers=depth)
+    live = sorted(layers.applicable)
+    kept = [moves[i] for i in live]
+    literals = ground_literals(f)
+    if literals is None:
+        return kept, None
+    if mutex_pair(literals[0], start, [pool[i] for i in live]):
+        return kept, SearchResult("unreachable")
+    relaxed = layers.distance(literals[0], pool, _action_predicates(world))
+    if relaxed <= bound:
+        return kept, None
+    return kept, _verdict_by_count(world, start, kept, relaxed, depth=depth, max_states=max_states)
