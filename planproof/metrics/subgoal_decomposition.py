@@ -157,18 +157,38 @@ def _witnessed(
     task: Task, f: Formula, universe: Universe, axioms: Sequence[Formula], near: State
 ) -> bool:
     """Whether ``near`` with ``f``'s literals imposed (every atom a free proposition, as
-    Z3 reads them) satisfies ``f`` and ``axioms``; False for other formulas or any
-    construct the interpreter does not read (Z3 then decides)."""
+    Z3 reads them) satisfies ``f`` and ``axioms``, possibly once some atoms of ``near``
+    about the very objects of an imposed atom are dropped (``open(tv)`` imposed,
+    ``closed(tv)`` goes: each drop is kept when it leaves fewer axioms false); False for
+    other formulas or any construct the interpreter does not read (Z3 then decides)."""
     literals = ground_literals(f)
     if literals is None:
         return False
     pos, neg = literals
-    assignment = (near | task.world.static | frozenset(pos)) - frozenset(neg)
-    facts = Facts(assignment, frozenset(), universe)
+    imposed = frozenset(pos)
+    candidate = (near | task.world.static | imposed) - frozenset(neg)
+
+    def false_axioms(assignment: frozenset[Atom]) -> int:
+        facts = Facts(assignment, frozenset(), universe)
+        return sum(not facts.holds(ax, {}) for ax in axioms)
+
     try:
-        return facts.holds(f, {}) and all(facts.holds(ax, {}) for ax in axioms)
+        if not Facts(candidate, frozenset(), universe).holds(f, {}):
+            return False
+        false = false_axioms(candidate)
+        subjects = {a.args for a in pos}
+        for a in sorted(
+            (a for a in candidate if a.args in subjects and a not in imposed), key=to_text
+        ):
+            if not false:
+                break
+            trial = candidate - {a}
+            fewer = false_axioms(trial)
+            if fewer < false:
+                candidate, false = trial, fewer
     except (ValueError, KeyError, TypeError):
         return False
+    return not false
 
 
 def _diagnose(task: Task, prefix: Sequence[Action], f: Formula) -> StepError:

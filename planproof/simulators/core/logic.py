@@ -207,12 +207,29 @@ Cond = Callable[["KeyFacts", dict[str, str]], bool]
 class KeyFacts:
     """A state's atom keys plus the world's static keys, for compiled conditions."""
 
-    __slots__ = ("_by_pred", "keys", "universe")
+    __slots__ = ("_by_pred", "_pairs", "keys", "universe")
 
     def __init__(self, keys: frozenset[Key] | set[Key], universe: Universe) -> None:
         self.keys = keys
         self.universe = universe
         self._by_pred: dict[str, frozenset[Key]] | None = None
+        self._pairs: dict[tuple[str, int], dict[str, list[str]]] | None = None
+
+    def partners(self, pred: str, fixed: int) -> dict[str, list[str]]:
+        """For a binary predicate: the object at position ``fixed`` → the objects at the
+        other position, over the facts (built once per state and asked for by every
+        action of a search's expansion: "what is inside ``o``" for each WALK target)."""
+        pairs = self._pairs
+        if pairs is None:
+            pairs = self._pairs = {}
+        table = pairs.get((pred, fixed))
+        if table is None:
+            table = pairs[(pred, fixed)] = {}
+            other = 1 - fixed
+            for _, args in self.with_pred(pred):
+                if len(args) == 2:
+                    table.setdefault(args[fixed][1], []).append(args[other][1])
+        return table
 
     def with_pred(self, pred: str) -> Collection[Key]:
         """The keys of predicate ``pred`` (indexed on first use: quantified conditions
@@ -255,6 +272,7 @@ class KeyFacts:
 
 
 _NO_KEYS: frozenset[Key] = frozenset()
+_NO_NAMES: list[str] = []
 
 
 def atom_key(a: Atom) -> Key:
@@ -501,14 +519,11 @@ def pattern_candidates(atom: Atom, var: str, scope: frozenset[str]) -> Candidate
         return None
     pred, n = atom.pred, len(atom.args)
     if n == 2 and len(targets) == 1 and len(consts) + len(bound) == 1:
-        ti = targets[0]
         fi, name = (consts or bound)[0]
         is_const = bool(consts)
 
         def pair(k: KeyFacts, env: Mapping[str, str]) -> Sequence[str]:
-            v = name if is_const else env[name]
-            index = k._by_pred or k.index()
-            return [args[ti][1] for _, args in index.get(pred, _NO_KEYS) if args[fi][1] == v]
+            return k.partners(pred, fi).get(name if is_const else env[name], _NO_NAMES)
 
         return pair
 
