@@ -615,6 +615,8 @@ def search(
     if mode != "bfs":
         raise ValueError(f"mode must be 'bfs' or 'greedy', not {mode!r}")
     frontier: deque[tuple[State, int]] = deque([(start, 0)])
+    within = 1  # states found less than depth actions away: the ones the search expands
+    relevant: list[_Move] | None = None
     while frontier:
         state, d = frontier.popleft()
         if d >= depth:
@@ -622,6 +624,17 @@ def search(
         expanded += 1
         if expanded > max_states:
             return SearchResult("limit", expanded=expanded)
+        if shortcut_goal is not None and (d + 1 >= depth or within > max_states):
+            # the successors of this state will never be expanded (too deep, or the
+            # budget ends with states already found): only whether one satisfies the
+            # goal matters, and only a move that changes a goal predicate (or is the
+            # goal's action) can make it true here, as the goal failed on this state
+            if relevant is None:
+                relevant = _relevant(moves, shortcut_goal)
+            for m, nxt in _successors(world, state, relevant):
+                if goal(nxt, m[4]):
+                    return path(nxt, m[0], state)
+            continue
         if shortcut_goal is not None and expanded == PROBE_EXPANSIONS:
             moves, verdict = _probe(
                 world,
@@ -641,7 +654,15 @@ def search(
             if nxt not in parent:
                 parent[nxt] = (state, m[0])
                 frontier.append((nxt, d + 1))
+                within += d + 1 < depth
     return SearchResult("unreachable", expanded=expanded)
+
+
+def _relevant(moves: Sequence[_Move], f: Formula) -> list[_Move]:
+    """The moves that may change whether ``f`` holds: those adding or deleting an atom of
+    one of its predicates, or whose action is one (in their order)."""
+    preds = frozenset(a.pred for a in atoms(f))
+    return [m for m in moves if not preds.isdisjoint(changed_predicates(m[0].operator))]
 
 
 def _probe(
