@@ -15,7 +15,7 @@ from planproof.cli import main
 from planproof.data import DataUnavailableError
 from planproof.data.published import PublishedFile, published_files
 from planproof.executor import MAX_ATTEMPTS, Executor, Outcome, SerialExecutor, TaskFailure
-from planproof.runs.published_sweep import Cell, evaluate_cell
+from planproof.runs.published_sweep import Cell, evaluate_cell, evaluate_job, merge_shards, shards
 from tests.executor import tasks
 from tests.helpers import needed_resource
 
@@ -72,6 +72,11 @@ def test_a_sweep_on_ray_equals_the_serial_run_byte_for_byte(
     assert _bytes(on_ray) == _bytes(serial)
     tm = serial[-1].unwrap()
     assert tm["summary"]["tasks"] == 2 and any(t["planner_found"] for t in tm["tasks"])
+    # subgoal decomposition as ``reproduce eai`` runs it: task slices on Ray, merged here
+    sd = cells[2]
+    parts = ray_executor.map(evaluate_job, shards([sd], 3))
+    merged = merge_shards(sd, [p.unwrap()[0] for p in parts])
+    assert _bytes([Outcome(merged)]) == _bytes([serial[2]])
 
 
 def test_plan_on_ray_finds_the_same_plan(
