@@ -1,0 +1,192 @@
+"""The probe of the subgoal search (``search._probe``, after ``PROBE_EXPANSIONS``
+expansions) keeps the plain search's verdict: same status, path, states and expanded
+count, except ``unreachable`` where the plain search says ``limit`` or ``unreachable``.
+
+The goals here are chosen to outlast the probe's threshold (random conjunctions over
+random tiny worlds; on VirtualHome, atoms of states three or four actions away and two
+hands holding one object); each test counts the probes that ran and the verdicts they
+gave, so that the comparison is not vacuous.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import planproof.simulators.core.search as search_module
+from planproof.ltl.ast import And, Atom, Const, Formula, Not
+from planproof.simulators.core.replay import action_atom
+from planproof.simulators.core.search import (
+    PROBE_EXPANSIONS,
+    SearchResult,
+    focus_objects,
+    formula_goal,
+    search,
+)
+from planproof.simulators.core.world import World
+from tests.simulators.random_domains import Toy, fluent_atoms, reachable, toys
+
+AGENT = "character.65"
+
+
+@contextmanager
+def _counting_probes() -> Iterator[list[Any]]:
+    """Every verdict ``_probe`` returns while the block runs (the real function runs)."""
+    real: Callable[..., Any] = search_module._probe
+    seen: list[Any] = []
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        out = real(*args, **kwargs)
+        seen.append(out[1])
+        return out
+
+    search_module._probe = counted
+    try:
+        yield seen
+    finally:
+        search_module._probe = real
+
+
+def _both(
+    world: World, start: Any, f: Formula, depth: int, max_states: int, *, focus: Any = None
+) -> tuple[SearchResult, SearchResult]:
+    runs = [
+        search(
+            world,
+            start,
+            formula_goal(world, f),
+            depth=depth,
+            max_states=max_states,
+            heuristic_of=f,
+            focus=focus,
+            prune=prune,
+        )
+        for prune in (True, False)
+    ]
+    return runs[0], runs[1]
+
+
+def _agree(pruned: SearchResult, plain: SearchResult, f: Formula) -> None:
+    if pruned.status == "unreachable":
+        assert plain.status in ("unreachable", "limit"), (f, pruned, plain)
+    else:
+        assert pruned == plain, f
+
+
+def _toy_goal(toy: Toy, rng: random.Random) -> Formula:
+    """A conjunction of 1-4 literals: atoms new in one of the farthest states the world
+    reaches (mostly), random fluent atoms, negations of atoms of the start, an action
+    atom now and then."""
+    r = reachable(toy.world, toy.start, toy.pool, max_states=300)
+    deepest = max(r.depth.values())
+    far = sorted(
+        (s for s, d in r.depth.items() if d >= deepest - 1), key=lambda s: sorted(map(str, s))
+    )
+    source = sorted(rng.choice(far) - toy.start, key=str)
+    atoms = fluent_atoms(toy.world)
+    old = sorted(toy.start, key=str)
+    parts: list[Formula] = []
+    for _ in range(rng.randint(1, 4)):
+        roll = rng.random()
+        if roll < 0.6 and source:
+            parts.append(rng.choice(source))
+        elif roll < 0.75:
+            parts.append(rng.choice(atoms))
+        elif roll < 0.9 and old:
+            parts.append(Not(rng.choice(old)))
+        elif toy.pool:
+            parts.append(action_atom(rng.choice(toy.pool).action))
+    if not parts:
+        parts.append(rng.choice(atoms))
+    return And(tuple(parts)) if len(parts) > 1 else parts[0]
+
+
+def test_probe_keeps_the_plain_verdict_on_random_worlds() -> None:
+    verdicts: list[str] = []
+    statuses: set[str] = set()
+
+    @settings(max_examples=150, deadline=None, database=None, derandomize=True)
+    @given(
+        toys(objects=3, free=3),
+        st.integers(0, 10_000),
+        st.integers(3, 6),
+        st.sampled_from([12, 30, 200]),
+    )
+    def check(toy: Toy, seed: int, depth: int, max_states: int) -> None:
+        f = _toy_goal(toy, random.Random(seed))
+        with _counting_probes() as seen:
+            pruned, plain = _both(toy.world, toy.start, f, depth, max_states)
+        _agree(pruned, plain, f)
+        if seen:  # the probe ran: the plain search expanded at least as many states
+            assert plain.expanded >= PROBE_EXPANSIONS
+            statuses.add(plain.status)
+            verdicts.extend(v.status if v is not None else "search on" for v in seen)
+
+    check()
+    # the probe ran often, settled some goals and left others to the search
+    assert len(verdicts) >= 20, verdicts
+    assert "unreachable" in verdicts and "search on" in verdicts, verdicts
+    assert "reached" in statuses, statuses
+
+
+# --------------------------------------------------------------------- VirtualHome
+
+
+def _tasks() -> tuple[Any, ...]:
+    from tests.simulators.test_search_speed import _tasks as small_tasks
+
+    return small_tasks()
+
+
+def _far_goals(task: Any, rng: random.Random) -> list[Formula]:
+    """Atoms that first hold together three or four actions from the start (focus on
+    one object, so the exhaustive listing stays small), and the same object in both
+    hands (mutually exclusive)."""
+    world, start = task.world, task.initial
+    objs = sorted(o for o in world.universe.type_index if o != AGENT)
+    obj = rng.choice(objs)
+    pool = tuple(
+        b
+        for b in search_module.ground_actions(world)
+        if set(b.action.args) <= {obj, rng.choice(objs)}
+    )
+    r = reachable(world, start, pool, max_depth=4, max_states=3000)
+    far = [s for s, d in r.depth.items() if d >= 3]
+    out: list[Formula] = []
+    for s in rng.sample(far, min(2, len(far))):
+        new = sorted(s - start, key=str)
+        out.append(And(tuple(rng.sample(new, min(len(new), 3)))))
+    grabbable = sorted(a.args[0].name for a in world.static if a.pred == "grabbable")
+    if grabbable:
+        o = Const(rng.choice(grabbable))
+        out.append(And((Atom("holds_rh", (Const(AGENT), o)), Atom("holds_lh", (Const(AGENT), o)))))
+    return out
+
+
+@pytest.mark.data
+@pytest.mark.usefixtures("eai_wheel")
+def test_probe_keeps_the_plain_verdict_on_virtualhome() -> None:
+    probes: list[Any] = []
+    compared = 0
+
+    for seed in range(16):
+        rng = random.Random(seed)
+        depth, max_states = rng.choice([4, 6]), rng.choice([60, 300])
+        task = rng.choice(_tasks())
+        for f in _far_goals(task, rng):
+            focus = focus_objects(task.world, f, task.initial)
+            with _counting_probes() as seen:
+                pruned, plain = _both(task.world, task.initial, f, depth, max_states, focus=focus)
+            _agree(pruned, plain, f)
+            probes.extend(seen)
+            compared += 1
+    assert compared >= 15
+    assert len(probes) >= 8, probes
+    assert any(p is None for p in probes)  # goals left to the search
+    assert any(p is not None and p.status == "unreachable" for p in probes)  # and settled
