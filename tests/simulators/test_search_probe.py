@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 import planproof.simulators.core.search as search_module
 from planproof.ltl.ast import And, Atom, Const, Formula, Not
+from planproof.pddl.schema import Domain, operator
 from planproof.simulators.core.replay import action_atom
 from planproof.simulators.core.search import (
     PROBE_EXPANSIONS,
@@ -101,7 +102,8 @@ def _toy_goal(toy: Toy, rng: random.Random) -> Formula:
         elif roll < 0.9 and old:
             parts.append(Not(rng.choice(old)))
         elif toy.pool:
-            parts.append(action_atom(rng.choice(toy.pool).action))
+            act = action_atom(rng.choice(toy.pool).action)
+            parts.append(act if rng.random() < 0.5 else Not(act))
     if not parts:
         parts.append(rng.choice(atoms))
     return And(tuple(parts)) if len(parts) > 1 else parts[0]
@@ -115,8 +117,8 @@ def test_probe_keeps_the_plain_verdict_on_random_worlds() -> None:
     @given(
         toys(objects=3, free=3),
         st.integers(0, 10_000),
-        st.integers(3, 6),
-        st.sampled_from([12, 30, 200]),
+        st.integers(4, 7),
+        st.sampled_from([60, 300]),
     )
     def check(toy: Toy, seed: int, depth: int, max_states: int) -> None:
         f = _toy_goal(toy, random.Random(seed))
@@ -130,7 +132,7 @@ def test_probe_keeps_the_plain_verdict_on_random_worlds() -> None:
 
     check()
     # the probe ran often, settled some goals and left others to the search
-    assert len(verdicts) >= 20, verdicts
+    assert len(verdicts) >= 15, verdicts
     assert "unreachable" in verdicts and "search on" in verdicts, verdicts
     assert "reached" in statuses, statuses
 
@@ -190,3 +192,32 @@ def test_probe_keeps_the_plain_verdict_on_virtualhome() -> None:
     assert len(probes) >= 8, probes
     assert any(p is None for p in probes)  # goals left to the search
     assert any(p is not None and p.status == "unreachable" for p in probes)  # and settled
+
+
+# ------------------------------------------------------------------- last level
+
+
+LAST_LEVEL_BUG = (
+    "the last level's goal test tries only moves that change a goal predicate, but a "
+    "negated action literal can fail on a state only because of the action that reached "
+    "it, and then any move satisfies it"
+)
+
+
+@pytest.mark.xfail(strict=True, reason=LAST_LEVEL_BUG)
+def test_a_negated_action_literal_is_met_by_any_next_move() -> None:
+    """``p(a) and not set(a)``: ``set(a)`` makes ``p(a)`` true, but the goal then fails
+    as ``set(a)`` is the last action; ``look(a)``, which changes nothing, satisfies it
+    next. The plain search finds [set(a), look(a)] within depth 2."""
+    ops = [
+        operator("set", "(?x - obj)", eff="(p ?x)"),
+        operator("look", "(?x - obj)", pre="(p ?x)"),
+    ]
+    domain = Domain("t", {"obj": None}, {"p": ("obj",)}, {o.name: o for o in ops})
+    world = World(domain, {"a": frozenset({"obj"})})
+    a = Const("a")
+    f = And((Atom("p", (a,)), Not(Atom("set", (a,)))))
+    pruned, plain = _both(world, frozenset(), f, 2, 50)
+    assert plain.status == "reached"
+    assert [x.name for x in plain.actions] == ["set", "look"]
+    assert pruned == plain
