@@ -197,14 +197,6 @@ def test_probe_keeps_the_plain_verdict_on_virtualhome() -> None:
 # ------------------------------------------------------------------- last level
 
 
-LAST_LEVEL_BUG = (
-    "the last level's goal test tries only moves that change a goal predicate, but a "
-    "negated action literal can fail on a state only because of the action that reached "
-    "it, and then any move satisfies it"
-)
-
-
-@pytest.mark.xfail(strict=True, reason=LAST_LEVEL_BUG)
 def test_a_negated_action_literal_is_met_by_any_next_move() -> None:
     """``p(a) and not set(a)``: ``set(a)`` makes ``p(a)`` true, but the goal then fails
     as ``set(a)`` is the last action; ``look(a)``, which changes nothing, satisfies it

@@ -33,9 +33,11 @@ from planproof.simulators.core.world import Bound
 __all__ = ["exclusive", "mutex_pair"]
 
 
-def mutex_pair(pos: Sequence[Atom], start: State, pool: Sequence[Bound]) -> bool:
+def mutex_pair(
+    pos: Sequence[Atom], start: State, pool: Sequence[Bound], *, static: frozenset[Atom]
+) -> bool:
     """Whether two of the ground atoms ``pos`` never hold together in a state that
-    actions of ``pool`` reach from ``start``."""
+    actions of ``pool`` reach from ``start`` (``static``: the facts true in every state)."""
     distinct = list(dict.fromkeys(pos))
     if len(distinct) < 2:
         return False
@@ -46,7 +48,7 @@ def mutex_pair(pos: Sequence[Atom], start: State, pool: Sequence[Bound]) -> bool
                 if may_ground_to(a, b.env, g) and (not adders[g] or adders[g][-1] is not b):
                     adders[g].append(b)
     return any(
-        exclusive(p, q, start, [*adders[p], *adders[q]])
+        exclusive(p, q, start | static, [*adders[p], *adders[q]])
         for i, p in enumerate(distinct)
         for q in distinct[i + 1 :]
     )
@@ -54,7 +56,8 @@ def mutex_pair(pos: Sequence[Atom], start: State, pool: Sequence[Bound]) -> bool
 
 def exclusive(p: Atom, q: Atom, start: State, pool: Sequence[Bound]) -> bool:
     """Whether ``p`` and ``q`` never hold together once actions of ``pool`` run from
-    ``start`` (the induction of the module's docstring)."""
+    ``start`` (the induction of the module's docstring; ``start`` must hold the static
+    facts too: no action adds them, yet they hold)."""
     if p in start and q in start:
         return False
     return all(_adds_only_alone(b, t, o) for b in pool for t, o in ((p, q), (q, p)))

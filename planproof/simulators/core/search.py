@@ -347,8 +347,8 @@ def _producers(world: World) -> _Producers:
 
 _Move = tuple[Bound, Cond, Changes, dict[str, str], Atom, tuple[str, ...] | None]
 """A ground action ready for the search: its precondition and changes (compiled once per
-domain), its binding, its trace atom (built once per search, not per successor) and, for
-an operator with a twin, the key its next state is shared under (see :func:`_twins`)."""
+domain), its binding, its trace atom and, for an operator with a twin, the key its next
+state is shared under (see :func:`_twins`); built once per ground action (:func:`_moves`)."""
 
 _TWINS: dict[int, tuple[Domain, dict[str, str]]] = {}
 
@@ -372,29 +372,30 @@ def _twins(domain: Domain) -> dict[str, str]:
     return out
 
 
-_MOVES: dict[int, tuple[Bound, Cond, Changes, Atom, tuple[str, ...] | None]] = {}
+_MOVES: dict[int, _Move] = {}
 
 
 def _moves(world: World, pool: Sequence[Bound]) -> list[_Move]:
-    """The pool's moves. The compiled parts and trace atom of a ground action are built
-    once (kept by ``id``, the action kept alive with them: the searches of a world share
-    most of their pools); the binding is this search's own copy, which conditions and
-    effects may extend while they run and restore (so no copy is made per successor)."""
+    """The pool's moves, each built once per ground action (kept by ``id``, the action
+    kept alive with it: the searches of a world share most of their pools). A move's
+    binding is a copy of the action's, which conditions and effects extend while they run
+    and restore, so every search of this process may use it (no copy per successor or per
+    search)."""
     ops = world._ops
     twins = _twins(world.domain)
     out: list[_Move] = []
     for b in pool:
-        hit = _MOVES.get(id(b))
-        if hit is None or hit[0] is not b:
+        move = _MOVES.get(id(b))
+        if move is None or move[0] is not b:
             name = b.operator.name
             pre, _, changes = ops[name]
             twin = twins.get(name)
             key = None if twin is None else (twin, *b.action.args)
-            hit = (b, pre, changes, action_atom(b.action), key)
+            move = (b, pre, changes, dict(b.env), action_atom(b.action), key)
             if len(_MOVES) >= 500_000:
                 _MOVES.clear()
-            _MOVES[id(b)] = hit
-        out.append((b, hit[1], hit[2], dict(b.env), hit[3], hit[4]))
+            _MOVES[id(b)] = move
+        out.append(move)
     return out
 
 
@@ -630,7 +631,7 @@ def search(
             # goal matters, and only a move that changes a goal predicate (or is the
             # goal's action) can make it true here, as the goal failed on this state
             if relevant is None:
-                relevant = _relevant(moves, shortcut_goal)
+                relevant = _relevant(world, moves, shortcut_goal)
             for m, nxt in _successors(world, state, relevant):
                 if goal(nxt, m[4]):
                     return path(nxt, m[0], state)
@@ -658,10 +659,17 @@ def search(
     return SearchResult("unreachable", expanded=expanded)
 
 
-def _relevant(moves: Sequence[_Move], f: Formula) -> list[_Move]:
-    """The moves that may change whether ``f`` holds: those adding or deleting an atom of
-    one of its predicates, or whose action is one (in their order)."""
+def _relevant(world: World, moves: Sequence[_Move], f: Formula) -> list[_Move]:
+    """The moves that may make ``f`` true from a state where it failed: those adding or
+    deleting an atom of one of its predicates, or whose action is one (in their order).
+    All of them when ``f`` may have failed for the action that reached the state (a
+    negated action atom, or an action atom in a formula other than a conjunction of
+    literals): then any other next action may satisfy it."""
     preds = frozenset(a.pred for a in atoms(f))
+    acts = _action_predicates(world) & preds
+    literals = ground_literals(f)
+    if acts and (literals is None or any(a.pred in acts for a in literals[1])):
+        return list(moves)
     return [m for m in moves if not preds.isdisjoint(changed_predicates(m[0].operator))]
 
 
@@ -687,7 +695,7 @@ def _probe(
     literals = ground_literals(f)
     if literals is None:
         return kept, None
-    if mutex_pair(literals[0], start, [pool[i] for i in live]):
+    if mutex_pair(literals[0], start, [pool[i] for i in live], static=world.static):
         return kept, SearchResult("unreachable")
     relaxed = layers.distance(literals[0], pool, _action_predicates(world))
     if relaxed <= bound:
