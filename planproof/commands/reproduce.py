@@ -104,7 +104,7 @@ def score_cells(cells: Sequence[Any], args: argparse.Namespace) -> list[dict[str
     if jobs:
         with (
             open_configured(config, tasks=len(jobs)) as executor,
-            progress_bar(f"scoring {len(todo)} published files", len(jobs)) as advance,
+            progress_bar(_label(len(todo), jobs), len(jobs)) as advance,
         ):
 
             def done(index: int, outcome: Any) -> None:
@@ -133,6 +133,18 @@ def score_cells(cells: Sequence[Any], args: argparse.Namespace) -> list[dict[str
     for f in failures:
         print(f"planproof: warning: a cell failed and is left out: {f}", file=sys.stderr)
     return [results[i] for i in sorted(results)]
+
+
+def _label(files: int, jobs: Sequence[tuple[Any, list[int]]]) -> str:
+    """The progress bar's label: files, and the task slices when some are sliced."""
+    from planproof.runs.published_sweep import Shard
+
+    sliced = [members for job, members in jobs if isinstance(job, Shard)]
+    if not sliced:
+        return f"scoring {files} published files"
+    return (
+        f"scoring {files} published files ({len(sliced[0])} of them in {len(sliced)} task slices)"
+    )
 
 
 def _jobs(cells: Sequence[Any], todo: Sequence[int]) -> list[tuple[Any, list[int]]]:
