@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 from planproof.ltl.ast import And, Atom, Const
 from planproof.simulators.core import Task
 from planproof.simulators.core.mutex import exclusive, mutex_pair
-from planproof.simulators.core.search import formula_goal, ground_actions, search
+from planproof.simulators.core.search import ground_actions
 from tests.simulators.random_domains import Toy, fluent_atoms, reachable, toys
+from tests.simulators.test_search_speed import pruned_and_plain
 
 AGENT = "character.65"
 
@@ -193,20 +194,9 @@ def test_a_subgoal_naming_static_properties_is_reached_with_the_shortcuts() -> N
             _lamp("movable"),
         )
     )
-    runs = [
-        search(
-            world,
-            task.initial,
-            formula_goal(world, f),
-            depth=6,
-            max_states=500,
-            heuristic_of=f,
-            prune=prune,
-        )
-        for prune in (False, True)
-    ]
-    assert runs[0].status == "reached" and len(runs[0].actions) == 3
-    assert runs[1] == runs[0]
+    pruned, plain = pruned_and_plain(world, task.initial, f, 6, 500)
+    assert plain.status == "reached" and len(plain.actions) == 3
+    assert pruned == plain
 
 
 ACTION_ATOM_BUG = (
@@ -225,20 +215,9 @@ def test_a_subgoal_with_an_action_atom_and_a_static_property_is_reached() -> Non
     task = _lamp_task()
     world = task.world
     f = And((_lamp("on"), _lamp("has_switch"), _lamp("touch")))
-    runs = [
-        search(
-            world,
-            task.initial,
-            formula_goal(world, f),
-            depth=6,
-            max_states=500,
-            heuristic_of=f,
-            prune=prune,
-        )
-        for prune in (False, True)
-    ]
-    assert [a.name for a in runs[0].actions] == ["find", "switchon", "touch"]
-    assert runs[1] == runs[0]
+    pruned, plain = pruned_and_plain(world, task.initial, f, 6, 500)
+    assert [a.name for a in plain.actions] == ["find", "switchon", "touch"]
+    assert pruned == plain
 
 
 @pytest.mark.xfail(strict=True, reason=ACTION_ATOM_BUG)
@@ -267,11 +246,6 @@ def test_an_action_atom_beside_a_static_fact_on_a_tiny_world() -> None:
     )
     f = And((a("rel", "c", "c"), a("rel", "c", "b"), a("op0", "b", "c"), a("s", "c")))
     assert not isinstance(f, Not)
-    runs = [
-        search(
-            world, start, formula_goal(world, f), depth=4, max_states=60, heuristic_of=f, prune=p
-        )
-        for p in (False, True)
-    ]
-    assert runs[0].status == "reached" and len(runs[0].actions) == 3
-    assert runs[1] == runs[0]
+    pruned, plain = pruned_and_plain(world, start, f, 4, 60)
+    assert plain.status == "reached" and len(plain.actions) == 3
+    assert pruned == plain

@@ -27,11 +27,10 @@ from planproof.simulators.core.search import (
     PROBE_EXPANSIONS,
     SearchResult,
     focus_objects,
-    formula_goal,
-    search,
 )
 from planproof.simulators.core.world import World
 from tests.simulators.random_domains import Toy, fluent_atoms, reachable, toys
+from tests.simulators.test_search_speed import pruned_and_plain
 
 AGENT = "character.65"
 
@@ -52,25 +51,6 @@ def _counting_probes() -> Iterator[list[Any]]:
         yield seen
     finally:
         search_module._probe = real
-
-
-def _both(
-    world: World, start: Any, f: Formula, depth: int, max_states: int, *, focus: Any = None
-) -> tuple[SearchResult, SearchResult]:
-    runs = [
-        search(
-            world,
-            start,
-            formula_goal(world, f),
-            depth=depth,
-            max_states=max_states,
-            heuristic_of=f,
-            focus=focus,
-            prune=prune,
-        )
-        for prune in (True, False)
-    ]
-    return runs[0], runs[1]
 
 
 def _agree(pruned: SearchResult, plain: SearchResult, f: Formula) -> None:
@@ -119,10 +99,10 @@ def _toy_goal(toy: Toy, rng: random.Random) -> Formula:
     return And(tuple(parts)) if len(parts) > 1 else parts[0]
 
 
-def _compare_on_random_worlds(statics: bool, examples: int) -> tuple[list[str], set[str]]:
+def _compare_on_random_worlds(examples: int) -> tuple[list[str], set[str]]:
     """The probe's verdicts (``search on`` when it left the goal to the search) and the
     plain search's statuses where the probe ran, over ``examples`` random worlds and
-    goals (with every true static property added to the goal when ``statics``)."""
+    goals."""
     verdicts: list[str] = []
     statuses: set[str] = set()
 
@@ -140,20 +120,8 @@ def _compare_on_random_worlds(statics: bool, examples: int) -> tuple[list[str], 
     )
     def check(toy: Toy, seed: int, depth: int, max_states: int) -> None:
         f = _toy_goal(toy, random.Random(seed))
-        if statics:  # action atoms left out: see test_mutex's ACTION_ATOM_BUG
-            ops = toy.world.domain.operators
-            parts = [
-                p
-                for p in (f.children if isinstance(f, And) else (f,))
-                if not (isinstance(p, Atom) and p.pred in ops)
-                and not (isinstance(p, Not) and isinstance(p.body, Atom) and p.body.pred in ops)
-            ]
-            parts += sorted(toy.world.static, key=str)
-            if not parts:
-                return
-            f = And(tuple(parts)) if len(parts) > 1 else parts[0]
         with _counting_probes() as seen:
-            pruned, plain = _both(toy.world, toy.start, f, depth, max_states)
+            pruned, plain = pruned_and_plain(toy.world, toy.start, f, depth, max_states)
         _agree(pruned, plain, f)
         if seen:  # the probe ran: the plain search expanded at least as many states
             assert plain.expanded >= PROBE_EXPANSIONS
@@ -165,19 +133,10 @@ def _compare_on_random_worlds(statics: bool, examples: int) -> tuple[list[str], 
 
 
 def test_probe_keeps_the_plain_verdict_on_random_worlds() -> None:
-    verdicts, statuses = _compare_on_random_worlds(statics=False, examples=150)
+    verdicts, statuses = _compare_on_random_worlds(examples=150)
     # the probe ran often, settled some goals and left others to the search
     assert len(verdicts) >= 15, verdicts
     assert "unreachable" in verdicts and "search on" in verdicts, verdicts
-    assert "reached" in statuses, statuses
-
-
-def test_static_properties_in_the_goal_change_no_verdict() -> None:
-    """Static facts hold in every state: two of them in a goal are no reason to call
-    it unreachable (the mutex test once read only the state). Action atoms are left out
-    of these goals: test_mutex.py's ACTION_ATOM_BUG cases hold them."""
-    verdicts, statuses = _compare_on_random_worlds(statics=True, examples=60)
-    assert len(verdicts) >= 5, verdicts
     assert "reached" in statuses, statuses
 
 
@@ -228,7 +187,9 @@ def test_probe_keeps_the_plain_verdict_on_virtualhome() -> None:
         for f in _far_goals(task, rng):
             focus = focus_objects(task.world, f, task.initial)
             with _counting_probes() as seen:
-                pruned, plain = _both(task.world, task.initial, f, depth, max_states, focus=focus)
+                pruned, plain = pruned_and_plain(
+                    task.world, task.initial, f, depth, max_states, focus=focus
+                )
             _agree(pruned, plain, f)
             probes.extend(seen)
             compared += 1
@@ -253,7 +214,7 @@ def test_a_negated_action_literal_is_met_by_any_next_move() -> None:
     world = World(domain, {"a": frozenset({"obj"})})
     a = Const("a")
     f = And((Atom("p", (a,)), Not(Atom("set", (a,)))))
-    pruned, plain = _both(world, frozenset(), f, 2, 50)
+    pruned, plain = pruned_and_plain(world, frozenset(), f, 2, 50)
     assert plain.status == "reached"
     assert [x.name for x in plain.actions] == ["set", "look"]
     assert pruned == plain

@@ -18,8 +18,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from planproof.ltl.ast import And, Atom, Const, Formula
+from planproof.ltl.trace import State
 from planproof.simulators.core import Task
 from planproof.simulators.core.search import (
+    SearchResult,
     _landmark_bound,
     _moves,
     _successors,
@@ -29,6 +31,7 @@ from planproof.simulators.core.search import (
     search,
 )
 from planproof.simulators.core.search_bound import NEVER, lower_bound
+from planproof.simulators.core.world import World
 from planproof.simulators.virtualhome import load_virtualhome_tasks
 
 pytestmark = [pytest.mark.data, pytest.mark.usefixtures("eai_wheel")]
@@ -43,9 +46,10 @@ def _tasks() -> tuple[Task, ...]:
     return tuple(t for t in tasks if len(t.world.universe.type_index) <= 10)[:12]
 
 
-def _verdicts(task: Task, f: Formula, depth: int, max_states: int) -> tuple[object, object]:
-    world, start = task.world, task.initial
-    focus = focus_objects(world, f, start)
+def pruned_and_plain(
+    world: World, start: State, f: Formula, depth: int, max_states: int, *, focus: object = None
+) -> tuple[SearchResult, SearchResult]:
+    """The search for ``f`` with its shortcuts and without (``prune=False``)."""
     runs = [
         search(
             world,
@@ -54,12 +58,21 @@ def _verdicts(task: Task, f: Formula, depth: int, max_states: int) -> tuple[obje
             depth=depth,
             max_states=max_states,
             heuristic_of=f,
-            focus=focus,
+            focus=focus,  # type: ignore[arg-type]
             prune=prune,
         )
         for prune in (True, False)
     ]
     return runs[0], runs[1]
+
+
+def _verdicts(
+    task: Task, f: Formula, depth: int, max_states: int
+) -> tuple[SearchResult, SearchResult]:
+    world, start = task.world, task.initial
+    return pruned_and_plain(
+        world, start, f, depth, max_states, focus=focus_objects(world, f, start)
+    )
 
 
 def _objects(task: Task) -> list[str]:
