@@ -30,7 +30,7 @@ from planproof.interface.subgoals import (
     parse_subgoals,
     subgoals_from_plan,
 )
-from planproof.ltl.ast import Atom, Formula, Not
+from planproof.ltl.ast import Atom, Formula, Not, Or, atoms
 from planproof.ltl.errors import LTLError
 from planproof.ltl.printer import to_text
 from planproof.ltl.simplify import conj
@@ -133,17 +133,22 @@ def unsatisfiable(
 ) -> bool:
     """Whether Z3 proves that no state satisfies ``f``'s state part under the axioms.
 
-    With ``near`` (a state), a witness is tried first: ``near`` with ``f``'s literals
-    made true. When it satisfies ``f`` and every axiom, Z3 could not prove
-    unsatisfiability (it would answer sat), so it is not asked: the answer is the same,
-    without a solver context per subgoal."""
+    With ``near`` (a state), a witness near it is looked for first (:func:`_witnessed`):
+    a state satisfying ``f`` and every axiom, so Z3 could not prove unsatisfiability (it
+    would answer sat) and is not asked: the answer is the same, without a solver context
+    per subgoal."""
     from planproof.ltl.smt import satisfiable
 
     state = _state_part(f, action_names(task.world))
     if state is None:
         return False
     universe = focus_universe(task.world, state)
-    axioms = axioms_for(task, universe)
+    known = _per_world(_AXIOMS, task.world)
+    axioms = known.get(universe)
+    if axioms is None:
+        if len(known) >= _MEMO_LIMIT:
+            known.clear()
+        axioms = known[universe] = axioms_for(task, universe)
     if near is not None and _witnessed(task, state, universe, axioms, near):
         return False
     try:
@@ -153,39 +158,53 @@ def unsatisfiable(
     return not res.sat and not res.unknown
 
 
+WITNESS_STEPS = 8
+"""Atoms the witness search may flip before it leaves the question to Z3."""
+
+
 def _witnessed(
     task: Task, f: Formula, universe: Universe, axioms: Sequence[Formula], near: State
 ) -> bool:
-    """Whether ``near`` with ``f``'s literals imposed (every atom a free proposition, as
-    Z3 reads them) satisfies ``f`` and ``axioms``, possibly once some atoms of ``near``
-    about the very objects of an imposed atom are dropped (``open(tv)`` imposed,
-    ``closed(tv)`` goes: each drop is kept when it leaves fewer axioms false); False for
-    other formulas or any construct the interpreter does not read (Z3 then decides)."""
+    """Whether a state satisfying ``f`` (a conjunction of literals, or a disjunction of
+    such) and ``axioms`` (every atom a free proposition, as Z3 reads them) is found near
+    ``near``: ``near`` with ``f``'s literals imposed, then,
+    while axioms are false, one atom of a false axiom flipped at a time (added or
+    dropped, never one of ``f``'s literals) when that leaves fewer axioms false (``open(tv)``
+    imposed, ``closed(tv)`` goes; a switch the state leaves neither on nor off is set
+    off). False when none is found within :data:`WITNESS_STEPS` flips, for other formulas
+    or any construct the interpreter does not read: Z3 then decides."""
+    if isinstance(f, Or):  # a witness of one disjunct is one of ``f``
+        return any(_witnessed(task, d, universe, axioms, near) for d in f.children)
     literals = ground_literals(f)
     if literals is None:
         return False
     pos, neg = literals
-    imposed = frozenset(pos)
-    candidate = (near | task.world.static | imposed) - frozenset(neg)
+    fixed = frozenset(pos) | frozenset(neg)
+    candidate = (near | task.world.static | frozenset(pos)) - frozenset(neg)
 
-    def false_axioms(assignment: frozenset[Atom]) -> int:
+    def false_axioms(assignment: frozenset[Atom]) -> list[Formula]:
         facts = Facts(assignment, frozenset(), universe)
-        return sum(not facts.holds(ax, {}) for ax in axioms)
+        return [ax for ax in axioms if not facts.holds(ax, {})]
 
     try:
         if not Facts(candidate, frozenset(), universe).holds(f, {}):
             return False
         false = false_axioms(candidate)
-        subjects = {a.args for a in pos}
-        for a in sorted(
-            (a for a in candidate if a.args in subjects and a not in imposed), key=to_text
-        ):
+        for _ in range(WITNESS_STEPS):
             if not false:
-                break
-            trial = candidate - {a}
-            fewer = false_axioms(trial)
-            if fewer < false:
-                candidate, false = trial, fewer
+                return True
+            flips = sorted(
+                {a for ax in false for a in atoms(ax) if a.is_ground and a not in fixed},
+                key=to_text,
+            )
+            for a in flips:
+                trial = candidate - {a} if a in candidate else candidate | {a}
+                fewer = false_axioms(trial)
+                if len(fewer) < len(false):
+                    candidate, false = trial, fewer
+                    break
+            else:
+                return False
     except (ValueError, KeyError, TypeError):
         return False
     return not false
@@ -260,6 +279,9 @@ a process scoring many files searches each once."""
 _UNSAT: dict[int, dict[Formula, bool]] = {}
 """Per live world: subgoal → :func:`unsatisfiable` (a function of the task and the
 formula alone, asked again for every start state and every model's answer otherwise)."""
+_AXIOMS: dict[int, dict[Universe, tuple[Formula, ...]]] = {}
+"""Per live world: universe → its state axioms (subgoals about the same objects share
+them)."""
 _MEMO_LIMIT = 50_000
 
 _K = TypeVar("_K")

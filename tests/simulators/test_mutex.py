@@ -199,16 +199,8 @@ def test_a_subgoal_naming_static_properties_is_reached_with_the_shortcuts() -> N
     assert pruned == plain
 
 
-ACTION_ATOM_BUG = (
-    "mutex_pair reads an action atom (true of the last action, added by no effect) as a "
-    "state atom no action adds: beside a static fact, or a start atom nothing adds, it "
-    "is called exclusive and _probe says unreachable"
-)
-
-
 @pytest.mark.data
 @pytest.mark.usefixtures("eai_wheel")
-@pytest.mark.xfail(strict=True, reason=ACTION_ATOM_BUG)
 def test_a_subgoal_with_an_action_atom_and_a_static_property_is_reached() -> None:
     """Task 11_1: "the lamp on, has a switch, and touched" is find, switchon, touch; the
     plain search reaches it after 13 expansions."""
@@ -220,7 +212,6 @@ def test_a_subgoal_with_an_action_atom_and_a_static_property_is_reached() -> Non
     assert pruned == plain
 
 
-@pytest.mark.xfail(strict=True, reason=ACTION_ATOM_BUG)
 def test_an_action_atom_beside_a_static_fact_on_a_tiny_world() -> None:
     """The smallest case the random comparison found: ``rel(c, c)``, ``rel(c, b)``, the
     last action ``op0(b, c)`` and the static ``s(c)``, three actions away."""

@@ -36,8 +36,10 @@ __all__ = ["exclusive", "mutex_pair"]
 def mutex_pair(
     pos: Sequence[Atom], start: State, pool: Sequence[Bound], *, static: frozenset[Atom]
 ) -> bool:
-    """Whether two of the ground atoms ``pos`` never hold together in a state that
-    actions of ``pool`` reach from ``start`` (``static``: the facts true in every state)."""
+    """Whether two of the ground state atoms ``pos`` never hold together in a state that
+    actions of ``pool`` reach from ``start`` (``static``: the facts true in every state).
+    Not for an atom of an action-only predicate: it holds of the last action, which no
+    effect adds, so this test would call it never true."""
     distinct = list(dict.fromkeys(pos))
     if len(distinct) < 2:
         return False

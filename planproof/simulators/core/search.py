@@ -695,9 +695,11 @@ def _probe(
     literals = ground_literals(f)
     if literals is None:
         return kept, None
-    if mutex_pair(literals[0], start, [pool[i] for i in live], static=world.static):
+    acts = _action_predicates(world)
+    state_atoms = [a for a in literals[0] if a.pred not in acts]  # no effect adds an action
+    if mutex_pair(state_atoms, start, [pool[i] for i in live], static=world.static):
         return kept, SearchResult("unreachable")
-    relaxed = layers.distance(literals[0], pool, _action_predicates(world))
+    relaxed = layers.distance(literals[0], pool, acts)
     if relaxed <= bound:
         return kept, None
     return kept, _verdict_by_count(world, start, kept, relaxed, depth=depth, max_states=max_states)
