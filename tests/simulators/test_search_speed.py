@@ -227,21 +227,27 @@ def test_witness_gives_z3s_verdict(seed: int) -> None:
     """The witness that spares the Z3 query never hides an unsatisfiable subgoal: with
     and without it, :func:`unsatisfiable` answers the same, on conjunctions of the
     exclusive and exhaustive VirtualHome states (the axioms' atoms) and other fluents."""
-    from planproof.ltl.ast import Not
+    from planproof.ltl.ast import Not, Or
     from planproof.metrics.subgoal_decomposition import unsatisfiable
 
     rng = random.Random(seed)
     task = rng.choice(_tasks())
     objs = _objects(task)
     states = ["closed", "open", "on", "off", "plugged_in", "plugged_out", "clean", "dirty"]
-    parts: list[Formula] = []
-    for _ in range(rng.randint(1, 4)):
-        if rng.random() < 0.7:
-            a = Atom(rng.choice(states), (Const(rng.choice(objs)),))
-        else:
-            a = Atom("next_to", (Const(AGENT), Const(rng.choice(objs))))
-        parts.append(Not(a) if rng.random() < 0.3 else a)
-    f = And(tuple(parts)) if len(parts) > 1 else parts[0]
+
+    def conjunction() -> Formula:
+        parts: list[Formula] = []
+        for _ in range(rng.randint(1, 4)):
+            if rng.random() < 0.7:
+                a = Atom(rng.choice(states), (Const(rng.choice(objs)),))
+            else:
+                a = Atom("next_to", (Const(AGENT), Const(rng.choice(objs))))
+            parts.append(Not(a) if rng.random() < 0.3 else a)
+        return And(tuple(parts)) if len(parts) > 1 else parts[0]
+
+    f = conjunction()
+    if rng.random() < 0.3:  # the witness reads a disjunction of conjunctions too
+        f = Or((f, conjunction()))
     assert unsatisfiable(task, f, near=task.initial) == unsatisfiable(task, f)
 
 
