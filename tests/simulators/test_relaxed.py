@@ -175,3 +175,22 @@ def test_distance_of_an_atom_no_action_adds_is_never() -> None:
     assert lay.distance([Atom("q", (Const("b"),))], pool, acts) == NEVER
     assert lay.distance([Atom("mk", (Const("a"),))], pool, acts) == 1
     assert lay.distance([Atom("mk", (Const("b"),))], pool, acts) == NEVER
+
+
+REPEATED_ACTION_BUG = (
+    "Layers.distance counts a repeated action atom as two actions (only the last action "
+    "is true of a state: NEVER), so a goal that names its action twice is unreachable"
+)
+
+
+@pytest.mark.xfail(strict=True, reason=REPEATED_ACTION_BUG)
+def test_a_repeated_action_atom_is_one_action() -> None:
+    """``mk(a)`` twice in a goal is ``mk(a)`` once: one action away."""
+    ops = [operator("mk", "(?x - obj)", pre="(p ?x)", eff="(q ?x)")]
+    domain = Domain("t", {"obj": None}, {"p": ("obj",), "q": ("obj",)}, {o.name: o for o in ops})
+    world = World(domain, {"a": frozenset({"obj"})}, frozenset({Atom("p", (Const("a"),))}))
+    pool = ground_actions(world)
+    lay = relaxed_layers(world, frozenset(), pool, layers=10)
+    mk = Atom("mk", (Const("a"),))
+    assert lay.distance([mk], pool, _acts(world)) == 1
+    assert lay.distance([mk, mk], pool, _acts(world)) == 1

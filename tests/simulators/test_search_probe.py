@@ -218,3 +218,24 @@ def test_a_negated_action_literal_is_met_by_any_next_move() -> None:
     assert plain.status == "reached"
     assert [x.name for x in plain.actions] == ["set", "look"]
     assert pruned == plain
+
+
+@pytest.mark.data
+@pytest.mark.usefixtures("eai_wheel")
+@pytest.mark.xfail(
+    strict=True,
+    reason="Layers.distance counts a repeated action atom as two actions: NEVER "
+    "(tests/simulators/test_relaxed.py, REPEATED_ACTION_BUG)",
+)
+def test_a_goal_naming_its_action_twice_is_reached() -> None:
+    """Task 11_1: "the lamp on, and touched, and touched" is find, switchon, touch; the
+    plain search reaches it after 13 expansions, and the probe must not call it
+    unreachable."""
+    from planproof.simulators.virtualhome import load_virtualhome_tasks
+
+    task = next(t for t in load_virtualhome_tasks() if t.identifier == "11_1")
+    lamp = (Const("floor_lamp.1000"),)
+    f = And((Atom("on", lamp), Atom("touch", lamp), Atom("touch", lamp)))
+    pruned, plain = pruned_and_plain(task.world, task.initial, f, 6, 500)
+    assert [a.name for a in plain.actions] == ["find", "switchon", "touch"]
+    assert pruned == plain
