@@ -177,13 +177,6 @@ def test_distance_of_an_atom_no_action_adds_is_never() -> None:
     assert lay.distance([Atom("mk", (Const("b"),))], pool, acts) == NEVER
 
 
-REPEATED_ACTION_BUG = (
-    "Layers.distance counts a repeated action atom as two actions (only the last action "
-    "is true of a state: NEVER), so a goal that names its action twice is unreachable"
-)
-
-
-@pytest.mark.xfail(strict=True, reason=REPEATED_ACTION_BUG)
 def test_a_repeated_action_atom_is_one_action() -> None:
     """``mk(a)`` twice in a goal is ``mk(a)`` once: one action away."""
     ops = [operator("mk", "(?x - obj)", pre="(p ?x)", eff="(q ?x)")]

@@ -222,11 +222,6 @@ def test_a_negated_action_literal_is_met_by_any_next_move() -> None:
 
 @pytest.mark.data
 @pytest.mark.usefixtures("eai_wheel")
-@pytest.mark.xfail(
-    strict=True,
-    reason="Layers.distance counts a repeated action atom as two actions: NEVER "
-    "(tests/simulators/test_relaxed.py, REPEATED_ACTION_BUG)",
-)
 def test_a_goal_naming_its_action_twice_is_reached() -> None:
     """Task 11_1: "the lamp on, and touched, and touched" is find, switchon, touch; the
     plain search reaches it after 13 expansions, and the probe must not call it

@@ -175,7 +175,7 @@ class Layers:
         bound on the actions from the start to a state where they all hold: ``NEVER``
         past the fixpoint, more than :attr:`layers` past the layers computed."""
         beyond = NEVER if self.settled else self.layers + 1
-        actions = [a for a in pos if a.pred in acts]
+        actions = {a for a in pos if a.pred in acts}
         if len(actions) > 1:
             return NEVER  # only the last action is true of a state
         out = 0
