@@ -167,12 +167,12 @@ def _witnessed(
 ) -> bool:
     """Whether a state satisfying ``f`` (a conjunction of literals, or a disjunction of
     such) and ``axioms`` (every atom a free proposition, as Z3 reads them) is found near
-    ``near``: ``near`` with ``f``'s literals imposed, then,
-    while axioms are false, one atom of a false axiom flipped at a time (added or
-    dropped, never one of ``f``'s literals) when that leaves fewer axioms false (``open(tv)``
-    imposed, ``closed(tv)`` goes; a switch the state leaves neither on nor off is set
-    off). False when none is found within :data:`WITNESS_STEPS` flips, for other formulas
-    or any construct the interpreter does not read: Z3 then decides."""
+    ``near``: ``near`` with ``f``'s literals imposed, then, while axioms are false, one
+    atom of a false axiom flipped at a time (added or dropped, never one of ``f``'s
+    literals) when that leaves fewer axioms false (``open(tv)`` imposed, ``closed(tv)``
+    goes; a switch the state leaves neither on nor off is set off). False when none is
+    found within :data:`WITNESS_STEPS` flips, for other formulas or any construct the
+    interpreter does not read: Z3 then decides."""
     if isinstance(f, Or):  # a witness of one disjunct is one of ``f``
         return any(_witnessed(task, d, universe, axioms, near) for d in f.children)
     literals = ground_literals(f)
