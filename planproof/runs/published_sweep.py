@@ -5,7 +5,9 @@ The sweep is a list of independent :class:`Cell` s (model × module × dataset),
 scored by the plain, picklable :func:`evaluate_cell` (cell → result dict), so any
 executor — in-process, a local process pool, Ray — can map it. A result holds the
 module's summary as ``planproof evaluate`` writes it and the paper-named figures
-(:func:`figures`) the tables compare.
+(:func:`figures`) the tables compare. Subgoal decomposition's cells are best scored as
+task slices of every model's file (:class:`Shard`, :func:`evaluate_job`,
+:func:`merge_shards`), which give the same results.
 """
 
 from __future__ import annotations
