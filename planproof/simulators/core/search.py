@@ -124,7 +124,7 @@ def formula_goal(world: World, f: Formula) -> GoalTest:
     """A goal test for a ``then``-free formula: state atoms read in the state, atoms of
     action-only predicates (operators that are no state predicate) true of the last
     action."""
-    acts = frozenset(n for n in world.domain.operators if n not in world.domain.predicates)
+    acts = _action_predicates(world)
     static, universe = world.static, world.universe
     literals = ground_literals(f)
     if literals is not None:
@@ -222,7 +222,7 @@ def _stuck(world: World, f: Formula, state: State, pool: Sequence[Bound]) -> boo
     ``pool`` has an effect that could make it true (an add of that very atom for a
     positive literal, a delete for a negative one), whatever the state. Then no search
     can reach ``f``: e.g. ``open(bathroom.1)`` when no binding of ``open`` is afforded."""
-    acts = {n for n in world.domain.operators if n not in world.domain.predicates}
+    acts = _action_predicates(world)
     need_add: set[Atom] = set()
     need_del: set[Atom] = set()
     for p in f.children if isinstance(f, And) else (f,):
@@ -289,7 +289,7 @@ def _producer_objects(world: World, f: Formula, state: State, near: frozenset[st
     literals = ground_literals(f)
     if literals is None:
         return set()
-    acts = frozenset(n for n in world.domain.operators if n not in world.domain.predicates)
+    acts = _action_predicates(world)
     wanted: list[tuple[type, Atom]] = [
         (Add, a) for a in literals[0] if a.pred not in acts and a not in state
     ]
@@ -455,9 +455,20 @@ def _landmark_bound(world: World, f: Formula, start: State, pool: Sequence[Bound
     return lower_bound(world, literals[0], start, pool, _action_predicates(world), above=0)
 
 
+_ACTS: dict[int, tuple[Domain, frozenset[str]]] = {}
+
+
 def _action_predicates(world: World) -> frozenset[str]:
-    """Operators that are no state predicate: their atoms are true of the last action."""
-    return frozenset(n for n in world.domain.operators if n not in world.domain.predicates)
+    """Operators that are no state predicate: their atoms are true of the last action
+    (once per domain: every search asks)."""
+    domain = world.domain
+    hit = _ACTS.get(id(domain))
+    if hit is None or hit[0] is not domain:
+        if len(_ACTS) >= 64:
+            _ACTS.clear()
+        acts = frozenset(n for n in domain.operators if n not in domain.predicates)
+        hit = _ACTS[id(domain)] = (domain, acts)
+    return hit[1]
 
 
 def _verdict_by_count(
