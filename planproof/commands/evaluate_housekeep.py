@@ -28,6 +28,9 @@ from planproof.commands.executor_options import (
 )
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT = 0, 1, 2
+PLANS = ("oracle", "half_done", "hold_last_misplaced", "nothing")
+"""``reference_format.PLANS``, repeated here so the parser is built without importing the
+simulator (``test_plans_match_the_reader`` keeps the two equal)."""
 TOLERANCE = 1e-9
 BATCH = 16
 """Episodes per executor task (one episode takes milliseconds; see docs/scale-out.md)."""
@@ -38,8 +41,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "episodes",
         nargs="*",
         type=Path,
-        help="episode files (.json: one episode, a list, or {'episodes': [...]}; .jsonl); "
-        "default: the bundled demo episodes",
+        help="episode files (.json: one episode, a list, or {'episodes': [...]}; .jsonl; "
+        "or the Housekeep reference's own <scene>.json.gz files, detected by their "
+        "end_matrix); default: the bundled demo episodes",
+    )
+    parser.add_argument(
+        "--plan",
+        choices=PLANS,
+        default="oracle",
+        help="the plan replayed on the reference's own episode files, which carry none "
+        "(default: the reference's oracle, first correct receptacle of end_matrix)",
     )
     parser.add_argument(
         "--preferences",
@@ -103,23 +114,66 @@ def _documents(args: argparse.Namespace) -> list[tuple[str, int, Any]]:
     ]
 
 
-def evaluate_document(
-    doc: Any, store: Any, variants: Any, *, goal_check: bool = True
-) -> dict[str, Any]:
-    """One episode document → its JSON record (raises ``EpisodeFormatError`` if malformed)."""
-    from planproof.metrics.housekeep import score_episode
+def load_document(doc: Any, *, plan: str = "oracle", source: str = "<input>") -> Any:
+    """An episode document in planproof's format, or one of the reference's own episodes
+    (with ``plan`` replayed on it) → :class:`Episode`; raises ``EpisodeFormatError``."""
     from planproof.simulators.housekeep.episode import episode_from_json
+    from planproof.simulators.housekeep.reference_format import (
+        is_reference_document,
+        reference_episode,
+    )
+
+    if is_reference_document(doc):
+        return reference_episode(doc, plan, source=source)
+    return episode_from_json(doc)
+
+
+def _reference_reading(
+    episode: Any, outcome: Any, scores: Any, store: Any, variants: Any
+) -> dict[str, Any] | None:
+    """The reference's reading (``end_matrix``) beside planproof's, and where they part."""
+    from planproof.metrics.housekeep import reading_differences, score_reference
+    from planproof.simulators.housekeep.reference_format import verdict_disagreements
+
+    theirs = score_reference(episode, outcome, store, variants)
+    if theirs is None:
+        return None
+    diff = reading_differences(scores, theirs)
+    return {
+        "metrics": theirs.metrics(),
+        "counts": {"misplaced": theirs.misplaced, "considered": theirs.considered},
+        "objects_differ": diff["objects"],
+        "metrics_differ": diff["metrics"],
+        "disagreeing_pairs": [list(p) for p in verdict_disagreements(episode, store)],
+    }
+
+
+def evaluate_document(
+    doc: Any,
+    store: Any,
+    variants: Any,
+    *,
+    goal_check: bool = True,
+    plan: str = "oracle",
+    source: str = "<input>",
+) -> dict[str, Any]:
+    """One episode document → its JSON record (raises ``EpisodeFormatError`` if malformed).
+    ``expected`` values are the reference's, so they are compared with the reference's
+    reading when the episode carries one, else with planproof's."""
+    from planproof.metrics.housekeep import score_episode
     from planproof.simulators.housekeep.goal import check_goal, oracle_actions
     from planproof.simulators.housekeep.world import run
 
-    episode = episode_from_json(doc)
+    episode = load_document(doc, plan=plan, source=source)
     outcome = run(episode)
     scores = score_episode(episode, outcome, store, variants)
     metrics = scores.metrics()
+    reference = _reference_reading(episode, outcome, scores, store, variants)
+    compared = reference["metrics"] if reference is not None else metrics
     mismatches = {
-        k: {"expected": v, "got": metrics[k]}
+        k: {"expected": v, "got": compared[k]}
         for k, v in episode.expected.items()
-        if not math.isclose(metrics[k], v, rel_tol=0.0, abs_tol=TOLERANCE)
+        if not math.isclose(compared[k], v, rel_tol=0.0, abs_tol=TOLERANCE)
     }
     record: dict[str, Any] = {
         "id": episode.id,
@@ -142,6 +196,7 @@ def evaluate_document(
         "replay": outcome.replay.to_dict(),
         "expected": dict(episode.expected),
         "mismatches": mismatches,
+        "reference_reading": reference,
     }
     oracle_plan = oracle_actions(episode, store, mrr=variants.mrr)
     if oracle_plan is None:
@@ -183,6 +238,15 @@ def _summary(records: list[dict[str, Any]], args: argparse.Namespace) -> dict[st
         "variants": {"rq_normalization": args.rq_normalization, "mrr": args.mrr},
         "preferences": str(args.preferences) if args.preferences else "Housekeep (bundled)",
     }
+    refs = [r["reference_reading"] for r in good if r.get("reference_reading")]
+    if refs:
+        out["reference_reading"] = {
+            "episodes": len(refs),
+            "metrics": {m: _aggregate([x["metrics"][m] for x in refs]) for m in METRICS},
+            "episodes_differing": sum(1 for x in refs if x["metrics_differ"]),
+            "objects_differing": sum(len(x["objects_differ"]) for x in refs),
+            "disagreeing_pairs": sum(len(x["disagreeing_pairs"]) for x in refs),
+        }
     if not args.no_goal_check:
         out["unsatisfiable_goals"] = sum(
             1 for r in good if not r["goal"]["satisfiable"] and not r["goal"]["unknown"]
@@ -232,20 +296,64 @@ def _print_table(records: list[dict[str, Any]], summary: dict[str, Any]) -> None
     if not console.is_terminal:
         console = Console(width=160)
     console.print(table)
+    ref = summary.get("reference_reading")
+    if ref:
+        _print_reference_table(console, records, ref, short)
+
+
+def _print_reference_table(
+    console: Any, records: list[dict[str, Any]], ref: dict[str, Any], short: dict[str, str]
+) -> None:
+    """The reference's reading (its ``end_matrix``), and how often it parts from ours."""
+    from rich.table import Table
+
+    table = Table(title="Housekeep episodes, the reference's reading (end_matrix)")
+    table.add_column("episode")
+    for s in short.values():
+        table.add_column(s, justify="right")
+    table.add_column("differs from planproof's reading")
+    for r in records:
+        x = r.get("reference_reading") if r["ok"] else None
+        if not x:
+            continue
+        note = ", ".join(short[m] for m in x["metrics_differ"])
+        if x["objects_differ"]:
+            note += f" (objects judged apart: {', '.join(x['objects_differ'])})"
+        table.add_row(r["id"], *(f"{x['metrics'][m]:.2f}" for m in short), note)
+    agg = ref["metrics"]
+    table.add_row(
+        "mean ± s.e.",
+        *(
+            "—" if agg[m]["n"] == 0 else f"{agg[m]['mean']:.2f}±{agg[m]['stderr']:.2f}"
+            for m in short
+        ),
+        "",
+    )
+    console.print(table)
+    console.print(
+        f"reference reading: {ref['episodes_differing']} of {ref['episodes']} episode(s) "
+        f"score differently; {ref['objects_differing']} object verdict(s) and "
+        f"{ref['disagreeing_pairs']} (object, receptacle) pair(s) differ, all from the "
+        "reference generator's substring rule (docs/housekeep.md §1)"
+    )
 
 
 def _document_id(doc: Any) -> str | None:
-    ident = doc.get("id") if isinstance(doc, dict) else None
-    return ident if isinstance(ident, str) else None
+    if not isinstance(doc, dict):
+        return None
+    ident = doc.get("id", doc.get("episode_id"))  # planproof's id, or the reference's
+    return str(ident) if isinstance(ident, str | int) and not isinstance(ident, bool) else None
 
 
-def record_for(job: tuple[Any, Any, Any, bool]) -> dict[str, Any]:
+def record_for(job: tuple[str, Any, Any, Any, bool, str]) -> dict[str, Any]:
     """One episode's record, or its error record: what a worker computes per episode."""
     from planproof.simulators.housekeep.errors import HousekeepError
 
-    doc, store, variants, goal_check = job
+    source, doc, store, variants, goal_check, plan = job
     try:
-        return evaluate_document(doc, store, variants, goal_check=goal_check)
+        return evaluate_document(
+            doc, store, variants, goal_check=goal_check, plan=plan, source=source
+        )
     except HousekeepError as err:
         return {"id": _document_id(doc), "ok": False, "error": "bad-input", "message": str(err)}
 
@@ -266,7 +374,10 @@ def run(args: argparse.Namespace) -> int:
     variants = Variants(rq_normalization=args.rq_normalization, mrr=args.mrr)
     from planproof.executor import map_batched
 
-    jobs = [(doc, store, variants, not args.no_goal_check) for _, _, doc in documents]
+    jobs = [
+        (source, doc, store, variants, not args.no_goal_check, args.plan)
+        for source, _, doc in documents
+    ]
     from planproof.commands.progress import progress_bar, running_total
 
     with (
