@@ -28,7 +28,7 @@ from planproof.commands.executor_options import (
 )
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT = 0, 1, 2
-PLANS = ("oracle", "half_done", "hold_last_misplaced", "nothing")
+PLANS = ("oracle_first_correct", "half_done", "hold_last_misplaced", "nothing")
 """``reference_format.PLANS``, repeated here so the parser is built without importing the
 simulator (``test_plans_match_the_reader`` keeps the two equal)."""
 TOLERANCE = 1e-9
@@ -47,10 +47,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--plan",
+        nargs="+",
         choices=PLANS,
-        default="oracle",
-        help="the plan replayed on the reference's own episode files, which carry none "
-        "(default: the reference's oracle, first correct receptacle of end_matrix)",
+        default=[PLANS[0]],
+        help="the plan(s) replayed on the reference's own episode files, which carry none; "
+        "one run per episode and plan (default: oracle_first_correct, every misplaced "
+        "object to the first receptacle end_matrix marks correct)",
+    )
+    parser.add_argument(
+        "--write-episodes",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="also write the episodes read, in planproof's format (JSON Lines): the "
+        "converter from the reference's files",
     )
     parser.add_argument(
         "--preferences",
@@ -101,20 +111,40 @@ def _bundled_episodes() -> list[tuple[str, str]]:
     )
 
 
-def _documents(args: argparse.Namespace) -> list[tuple[str, int, Any]]:
+def _documents(args: argparse.Namespace) -> list[tuple[str, int, Any, str]]:
+    """(source, index, document, plan): one entry per document, and one per plan for the
+    reference's own episodes."""
     from planproof.simulators.housekeep.episode import episode_documents, read_text
+    from planproof.simulators.housekeep.reference_format import is_reference_document
 
     sources = (
         [(str(p), read_text(p)) for p in args.episodes] if args.episodes else _bundled_episodes()
     )
     return [
-        (name, i, doc)
+        (name, i, doc, plan)
         for name, text in sources
         for i, doc in enumerate(episode_documents(text, name))
+        for plan in (args.plan if is_reference_document(doc) else [PLANS[0]])
     ]
 
 
-def load_document(doc: Any, *, plan: str = "oracle", source: str = "<input>") -> Any:
+def _write_episodes(path: Path, documents: list[tuple[str, int, Any, str]]) -> None:
+    """The converter: every well-formed episode read, as one planproof-format JSON line
+    (the malformed ones are reported by the scoring records instead)."""
+    from planproof.boundary import write_text
+    from planproof.simulators.housekeep.errors import HousekeepError
+
+    lines = []
+    for source, _, doc, plan in documents:
+        try:
+            episode = load_document(doc, plan=plan, source=source)
+        except HousekeepError:
+            continue
+        lines.append(json.dumps(episode.to_json()) + "\n")
+    write_text(path, "".join(lines), source="--write-episodes")
+
+
+def load_document(doc: Any, *, plan: str = PLANS[0], source: str = "<input>") -> Any:
     """An episode document in planproof's format, or one of the reference's own episodes
     (with ``plan`` replayed on it) → :class:`Episode`; raises ``EpisodeFormatError``."""
     from planproof.simulators.housekeep.episode import episode_from_json
@@ -144,7 +174,7 @@ def _reference_reading(
         "counts": {"misplaced": theirs.misplaced, "considered": theirs.considered},
         "objects_differ": diff["objects"],
         "metrics_differ": diff["metrics"],
-        "disagreeing_pairs": [list(p) for p in verdict_disagreements(episode, store)],
+        "disagreeing_pairs": [d.to_list() for d in verdict_disagreements(episode, store)],
     }
 
 
@@ -154,7 +184,7 @@ def evaluate_document(
     variants: Any,
     *,
     goal_check: bool = True,
-    plan: str = "oracle",
+    plan: str = PLANS[0],
     source: str = "<input>",
 ) -> dict[str, Any]:
     """One episode document → its JSON record (raises ``EpisodeFormatError`` if malformed).
@@ -246,6 +276,9 @@ def _summary(records: list[dict[str, Any]], args: argparse.Namespace) -> dict[st
             "episodes_differing": sum(1 for x in refs if x["metrics_differ"]),
             "objects_differing": sum(len(x["objects_differ"]) for x in refs),
             "disagreeing_pairs": sum(len(x["disagreeing_pairs"]) for x in refs),
+            "pairs_explained_by_substring_rule": sum(
+                1 for x in refs for p in x["disagreeing_pairs"] if p[3] is not None
+            ),
         }
     if not args.no_goal_check:
         out["unsatisfiable_goals"] = sum(
@@ -333,8 +366,9 @@ def _print_reference_table(
     console.print(
         f"reference reading: {ref['episodes_differing']} of {ref['episodes']} episode(s) "
         f"score differently; {ref['objects_differing']} object verdict(s) and "
-        f"{ref['disagreeing_pairs']} (object, receptacle) pair(s) differ, all from the "
-        "reference generator's substring rule (docs/housekeep.md §1)"
+        f"{ref['disagreeing_pairs']} (object, receptacle) pair(s) differ, "
+        f"{ref['pairs_explained_by_substring_rule']} of them explained by the reference "
+        "generator's substring rule (docs/housekeep.md §1)"
     )
 
 
@@ -374,9 +408,11 @@ def run(args: argparse.Namespace) -> int:
     variants = Variants(rq_normalization=args.rq_normalization, mrr=args.mrr)
     from planproof.executor import map_batched
 
+    if args.write_episodes is not None:
+        _write_episodes(args.write_episodes, documents)
     jobs = [
-        (source, doc, store, variants, not args.no_goal_check, args.plan)
-        for source, _, doc in documents
+        (source, doc, store, variants, not args.no_goal_check, plan)
+        for source, _, doc, plan in documents
     ]
     from planproof.commands.progress import progress_bar, running_total
 
@@ -388,7 +424,7 @@ def run(args: argparse.Namespace) -> int:
             executor, record_for, jobs, size=BATCH, on_done=running_total(advance)
         )
     records: list[dict[str, Any]] = []
-    for (source, index, doc), outcome in zip(documents, outcomes, strict=True):
+    for (source, index, doc, _), outcome in zip(documents, outcomes, strict=True):
         if outcome.value is not None:
             rec = outcome.value
         else:

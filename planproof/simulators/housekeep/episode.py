@@ -368,7 +368,15 @@ def episode_from_json(doc: Any) -> Episode:
         raise EpisodeFormatError(f"{where}.description: expected a string")
     reference = _reference_correct(doc.get("reference_correct"), where, items, by_rec)
     return Episode(
-        ident, rooms, tuple(recs), tuple(items), agent, at, actions, expected, description,
+        ident,
+        rooms,
+        tuple(recs),
+        tuple(items),
+        agent,
+        at,
+        actions,
+        expected,
+        description,
         reference,
     )
 
@@ -385,8 +393,9 @@ def _reference_correct(
     ids = {o.id for o in items}
     if set(table) != ids:
         missing, extra = sorted(ids - set(table)), sorted(set(table) - ids)
-        raise EpisodeFormatError(f"{w}: must list every object once (missing {missing}, "
-                                 f"unknown {extra})")
+        raise EpisodeFormatError(
+            f"{w}: must list every object once (missing {missing}, unknown {extra})"
+        )
     out: dict[str, frozenset[str]] = {}
     for o, rs in table.items():
         if not isinstance(rs, list) or not all(isinstance(r, str) and r in recs for r in rs):
