@@ -40,7 +40,7 @@ PLANS = ("oracle_first_correct", "half_done", "hold_last_misplaced", "nothing")
 """``oracle_first_correct``: every object the ``end_matrix`` calls misplaced is picked
 (objects in file order) and placed on the first receptacle its column marks correct (rows
 in file order), as in the bundled demo's ``oracle_first_correct`` runs; ``half_done``: the first
-⌊n/2⌋ of those objects; ``hold_last_misplaced``: the oracle without its last place;
+⌊n/2⌋ of those objects; ``hold_last_misplaced``: the oracle without its last navigate and place;
 ``nothing``: the empty plan."""
 NO_ROOM = "no_room"
 SPLITS = ("train", "val", "test")
@@ -193,7 +193,7 @@ def _plan(
             f"place({o.id}, {target})",
         ]
     if plan == "hold_last_misplaced" and actions:
-        actions.pop()
+        del actions[-2:]  # neither goes to the last target nor places there
     return tuple(actions)
 
 
