@@ -96,7 +96,8 @@ def test_reference_reading_equals_the_reference_code(path: Path) -> None:
 def test_beechwood_1_episode_0_the_issue_example() -> None:
     """The oracle on Beechwood_1 episode 0: the reference says solved (ES 1, OS 1); by the
     votes of the receptacle's own category the tea can starts on an unannotated
-    ``bottom_cabinet_no_top``, so it is misplaced and the oracle never goes near it (ES 0, OS 0.8)."""
+    ``bottom_cabinet_no_top``, so it is misplaced and the oracle never goes near it (ES 0,
+    OS 0.8)."""
     path = next(p for p in FILES if p.name == "Beechwood_1_int.json.gz")
     doc = next(d for d in documents(path) if d["episode_id"] == 0)
     store = default_store()
@@ -231,7 +232,7 @@ def test_a_malformed_episode_names_file_and_episode(
 def test_malformed_reference_episodes(change: Any, complaint: str) -> None:
     doc = copy.deepcopy(documents(FILES[0])[0])
     change(doc)
-    with pytest.raises(EpisodeFormatError, match="f.json.gz, episode") as err:
+    with pytest.raises(EpisodeFormatError, match=r"f\.json\.gz, episode") as err:
         reference_episode(doc, source="f.json.gz")
     assert complaint in str(err.value)
 
