@@ -280,11 +280,23 @@ def _summary(records: list[dict[str, Any]], args: argparse.Namespace) -> dict[st
                 1 for x in refs for p in x["disagreeing_pairs"] if p[3] is not None
             ),
         }
+        out["notes"] = [_reference_note(out["reference_reading"])]
     if not args.no_goal_check:
         out["unsatisfiable_goals"] = sum(
             1 for r in good if not r["goal"]["satisfiable"] and not r["goal"]["unknown"]
         )
     return out
+
+
+def _reference_note(ref: dict[str, Any]) -> str:
+    """One sentence on how the reference's reading parts from planproof's."""
+    return (
+        f"reference reading (end_matrix): {ref['episodes_differing']} of {ref['episodes']} "
+        f"episode(s) score differently; {ref['objects_differing']} object verdict(s) and "
+        f"{ref['disagreeing_pairs']} (object, receptacle) pair(s) differ, "
+        f"{ref['pairs_explained_by_substring_rule']} of them explained by the reference "
+        "generator's substring rule (docs/housekeep.md §1)"
+    )
 
 
 def _print_table(records: list[dict[str, Any]], summary: dict[str, Any]) -> None:
@@ -363,13 +375,7 @@ def _print_reference_table(
         "",
     )
     console.print(table)
-    console.print(
-        f"reference reading: {ref['episodes_differing']} of {ref['episodes']} episode(s) "
-        f"score differently; {ref['objects_differing']} object verdict(s) and "
-        f"{ref['disagreeing_pairs']} (object, receptacle) pair(s) differ, "
-        f"{ref['pairs_explained_by_substring_rule']} of them explained by the reference "
-        "generator's substring rule (docs/housekeep.md §1)"
-    )
+    console.print(_reference_note(ref))
 
 
 def _document_id(doc: Any) -> str | None:

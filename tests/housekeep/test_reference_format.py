@@ -277,3 +277,20 @@ def test_readings_agree_when_end_matrix_is_the_votes(
     flipped = {**table, first: frozenset(r.id for r in episode.receptacles) - table[first]}
     doc["reference_correct"] = {o: sorted(rs) for o, rs in flipped.items()}
     assert len(verdict_disagreements(episode_from_json(doc), store)) == len(episode.receptacles)
+
+
+def test_report_shows_the_reference_reading(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = next(p for p in FILES if p.name == "Beechwood_1_int.json.gz")
+    out = tmp_path / "run"
+    assert main(["evaluate", "housekeep", str(path), "--no-goal-check", "--output", str(out)]) == 0
+    page = tmp_path / "report.html"
+    assert main(["report", str(out), "--out", str(page)]) == 0
+    capsys.readouterr()
+    html = page.read_text("utf-8")
+    assert "The reference&#39;s reading: end_matrix" in html  # the column group
+    assert "Objects apart" in html
+    assert "1 of 3 episode(s) score differently" in html  # the run's note
+    assert "Correct only by the reference&#39;s substring rule" in html  # the drill-down
+    assert "matched as bottom_cabinet" in html
