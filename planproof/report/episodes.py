@@ -87,6 +87,20 @@ TEACH_COLUMNS = (
     ),
 )
 
+TEACH_REFERENCE_COLUMNS = (
+    _pc(
+        "The reference's count (%)",
+        "GC",
+        "reference_reading",
+        "gc_macro",
+        tip="goal-condition success as TEACh's checker counts it (its whole-object quirk)",
+    ),
+    _count(
+        "The reference's count (%)", "Episodes apart", "reference_reading", "episodes_differing"
+    ),
+)
+"""Shown only when some episode's GC differs in the reference's reading."""
+
 HOUSEKEEP_METRICS = (
     ("episode_success", "ES", "episode success"),
     ("object_success", "OS", "object success"),
@@ -159,6 +173,8 @@ def _partnr_counts(summaries: Sequence[Mapping[str, Any]], key: str, group: str)
 def columns(benchmark: str, summaries: Sequence[Mapping[str, Any]]) -> tuple[Column, ...]:
     """The table's columns for ``benchmark`` (PARTNR's failure kinds as found)."""
     if benchmark == TEACH:
+        if any(as_dict(s.get("reference_reading")) for s in summaries):
+            return (*TEACH_COLUMNS, *TEACH_REFERENCE_COLUMNS)
         return TEACH_COLUMNS
     if benchmark == HOUSEKEEP:
         if any(as_dict(s.get("reference_reading")) for s in summaries):
@@ -263,6 +279,19 @@ def teach(result: Mapping[str, Any]) -> TaskOutcome:
             f"the end ({as_int(initial.get('gc_satisfied'))} at the start)",
         ),
         ("GC", _percent(gc)),
+    ]
+    theirs = as_dict(result.get("reference_reading"))
+    if theirs:  # only where the reference's checker counts otherwise
+        facts.append(
+            (
+                "GC, the reference's count",
+                f"{_percent(theirs.get('gc'))} (TEACh's whole-object quirk: "
+                f"{as_int(final.get('gc_satisfied_reference'))} of "
+                f"{as_int(final.get('gc_total'))} met at the end, "
+                f"{as_int(initial.get('gc_satisfied_reference'))} at the start)",
+            )
+        )
+    facts += [
         ("TLW-SR", _percent(metrics.get("tlw_success"))),
         ("TLW-GC", _percent(metrics.get("tlw_gc"))),
         (
