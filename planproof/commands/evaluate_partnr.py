@@ -5,9 +5,9 @@ With no files it runs the bundled corpus (``planproof/examples/partnr``: 33 epis
 two houses, with a gold plan and wrong plans for each). planproof wrote that corpus; it is
 not taken from the PARTNR benchmark, and the run says so (:data:`CORPUS_PROVENANCE`).
 Every plan gets one record: success, percent complete, steps, planning cycles, task
-offloading, extraneous effort, the first execution error (classified: parsing, hallucination, affordance naming the
-agent, missing step, wrong order...), the failure explanation and, with ``--ltl``, the
-percent complete of the compiled LTL view. With ``--output DIR`` writes ``results.jsonl``
+offloading, extraneous effort, the first execution error (classified: parsing,
+hallucination, affordance naming the agent, missing step, wrong order...), the failure
+explanation and, with ``--ltl``, the percent complete of the compiled LTL view. With ``--output DIR`` writes ``results.jsonl``
 (one record per plan, with the episode's instruction and the agents' actions) and
 ``summary.json`` (the averages, plus the plans per failure kind and per execution error),
 which ``planproof report`` reads. Exit status: 0 evaluated (and every ``expect``
