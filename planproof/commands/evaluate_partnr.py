@@ -7,12 +7,12 @@ not taken from the PARTNR benchmark, and the run says so (:data:`CORPUS_PROVENAN
 Every plan gets one record: success, percent complete, steps, planning cycles, task
 offloading, extraneous effort, the first execution error (classified: parsing,
 hallucination, affordance naming the agent, missing step, wrong order...), the failure
-explanation and, with ``--ltl``, the percent complete of the compiled LTL view. With ``--output DIR`` writes ``results.jsonl``
-(one record per plan, with the episode's instruction and the agents' actions) and
-``summary.json`` (the averages, plus the plans per failure kind and per execution error),
-which ``planproof report`` reads. Exit status: 0 evaluated (and every ``expect``
-block in the plans file matched), 1 an ``expect`` block differs (or, with
-``--require-success``, a plan failed), 2 bad input.
+explanation and, with ``--ltl``, the percent complete of the compiled LTL view. With
+``--output DIR`` writes ``results.jsonl`` (one record per plan, with the episode's
+instruction and the agents' actions) and ``summary.json`` (the averages, plus the plans per
+failure kind and per execution error), which ``planproof report`` reads. Exit status: 0
+evaluated (and every ``expect`` block in the plans file matched), 1 an ``expect`` block
+differs (or, with ``--require-success``, a plan failed), 2 bad input.
 """
 
 from __future__ import annotations
