@@ -114,7 +114,7 @@ def test_beechwood_1_episode_0_the_issue_example() -> None:
     assert not tea.initially_correct and tea.status.value == "undiscovered"
     pairs = verdict_disagreements(episode, store)
     assert pairs and all(p.reference_correct and p.via == "bottom_cabinet" for p in pairs)
-    assert ("tea_can_pack_1", tea.initial) in {(p.object, p.receptacle) for p in pairs}
+    assert ("tea_can_pack_1", tea.initial) in {(p.item, p.receptacle) for p in pairs}
 
 
 def test_every_disagreement_is_the_substring_rule() -> None:

@@ -203,13 +203,13 @@ class Disagreement:
     category the reference's generator matched by substring (``bottom_cabinet`` for a
     ``bottom_cabinet_no_top``), or None when no substring rule explains the pair."""
 
-    object: str
+    item: str
     receptacle: str
     reference_correct: bool
     via: str | None
 
     def to_list(self) -> list[object]:
-        return [self.object, self.receptacle, self.reference_correct, self.via]
+        return [self.item, self.receptacle, self.reference_correct, self.via]
 
 
 def substring_match(
