@@ -59,48 +59,53 @@ for src in lift(
     exec(src, ns)
 
 
-class Episode:
-    pass
-
-
-for name, src in lift(
-    "cos_eor/dataset/dataset.py",
-    [
-        "reset",
-        "get_mapping",
-        "get_correct_recs",
-        "get_rec",
-        "get_correct_mapping",
-        "get_misplaced_objects",
-        "update_mapping",
-        "agent_has_object",
-    ],
-    cls="CosRearrangementEpisode",
-).items():
+def attach(cls, name, src):
+    """Compile one lifted method and make it a method of ``cls``."""
     loc = {}
     exec(textwrap.dedent(src), ns, loc)
-    setattr(Episode, name, loc[name])
+    setattr(cls, name, loc[name])
+
+
+class Episode:
+    pass
 
 
 class Env:
     pass
 
 
-for name, src in lift(
-    "cos_eor/env/env.py",
-    [
-        "_episode_success",
-        "_episode_obj_success_for_given_keys",
-        "_episode_obj_success_split",
-        "_add_obj_metrics",
-        "_add_pick_place_efficiency",
-        "add_metrics",
-    ],
-    cls="CosRearrangementRLEnv",
-).items():
-    loc = {}
-    exec(textwrap.dedent(src), ns, loc)
-    setattr(Env, name, loc[name])
+for cls, path, klass, names in (
+    (
+        Episode,
+        "cos_eor/dataset/dataset.py",
+        "CosRearrangementEpisode",
+        [
+            "reset",
+            "get_mapping",
+            "get_correct_recs",
+            "get_rec",
+            "get_correct_mapping",
+            "get_misplaced_objects",
+            "update_mapping",
+            "agent_has_object",
+        ],
+    ),
+    (
+        Env,
+        "cos_eor/env/env.py",
+        "CosRearrangementRLEnv",
+        [
+            "_episode_success",
+            "_episode_obj_success_for_given_keys",
+            "_episode_obj_success_split",
+            "_add_obj_metrics",
+            "_add_pick_place_efficiency",
+            "add_metrics",
+        ],
+    ),
+):
+    for name, src in lift(path, names, cls=klass).items():
+        attach(cls, name, src)
 Env._add_path_efficiency = lambda self, info, keys: None  # needs the simulator's positions
 
 os.chdir(SRC)

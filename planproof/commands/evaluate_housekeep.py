@@ -301,7 +301,6 @@ def _reference_note(ref: dict[str, Any]) -> str:
 
 def _print_table(records: list[dict[str, Any]], summary: dict[str, Any]) -> None:
     from rich.console import Console
-    from rich.table import Table
 
     short = {
         "episode_success": "ES",
@@ -312,11 +311,7 @@ def _print_table(records: list[dict[str, Any]], summary: dict[str, Any]) -> None
         "misplaced_found": "MOC",
         "map_coverage": "MC",
     }
-    table = Table(title="Housekeep episodes")
-    table.add_column("episode")
-    for s in short.values():
-        table.add_column(s, justify="right")
-    table.add_column("first error")
+    table = _metric_table("Housekeep episodes", short, "first error")
     for r in records:
         if not r["ok"]:
             table.add_row(
@@ -328,15 +323,7 @@ def _print_table(records: list[dict[str, Any]], summary: dict[str, Any]) -> None
         if r["mismatches"]:
             note += " (differs from expected: " + ", ".join(r["mismatches"]) + ")"
         table.add_row(r["id"], *(f"{r['metrics'][m]:.2f}" for m in short), note)
-    agg = summary["metrics"]
-    table.add_row(
-        "mean ± s.e.",
-        *(
-            "—" if agg[m]["n"] == 0 else f"{agg[m]['mean']:.2f}±{agg[m]['stderr']:.2f}"
-            for m in short
-        ),
-        "",
-    )
+    _mean_row(table, summary["metrics"], short)
     console = Console()
     if not console.is_terminal:
         console = Console(width=160)
@@ -346,26 +333,20 @@ def _print_table(records: list[dict[str, Any]], summary: dict[str, Any]) -> None
         _print_reference_table(console, records, ref, short)
 
 
-def _print_reference_table(
-    console: Any, records: list[dict[str, Any]], ref: dict[str, Any], short: dict[str, str]
-) -> None:
-    """The reference's reading (its ``end_matrix``), and how often it parts from ours."""
+def _metric_table(title: str, short: dict[str, str], last: str) -> Any:
+    """An empty table: episode, one column per metric, then ``last``."""
     from rich.table import Table
 
-    table = Table(title="Housekeep episodes, the reference's reading (end_matrix)")
+    table = Table(title=title)
     table.add_column("episode")
     for s in short.values():
         table.add_column(s, justify="right")
-    table.add_column("differs from planproof's reading")
-    for r in records:
-        x = r.get("reference_reading") if r["ok"] else None
-        if not x:
-            continue
-        note = ", ".join(short[m] for m in x["metrics_differ"])
-        if x["objects_differ"]:
-            note += f" (objects judged apart: {', '.join(x['objects_differ'])})"
-        table.add_row(r["id"], *(f"{x['metrics'][m]:.2f}" for m in short), note)
-    agg = ref["metrics"]
+    table.add_column(last)
+    return table
+
+
+def _mean_row(table: Any, agg: dict[str, Any], short: dict[str, str]) -> None:
+    """The last row: mean ± standard error per metric."""
     table.add_row(
         "mean ± s.e.",
         *(
@@ -374,6 +355,27 @@ def _print_reference_table(
         ),
         "",
     )
+
+
+def _print_reference_table(
+    console: Any, records: list[dict[str, Any]], ref: dict[str, Any], short: dict[str, str]
+) -> None:
+    """The reference's reading (its ``end_matrix``), and how often it parts from ours."""
+
+    table = _metric_table(
+        "Housekeep episodes, the reference's reading (end_matrix)",
+        short,
+        "differs from planproof's reading",
+    )
+    for r in records:
+        x = r.get("reference_reading") if r["ok"] else None
+        if not x:
+            continue
+        note = ", ".join(short[m] for m in x["metrics_differ"])
+        if x["objects_differ"]:
+            note += f" (objects judged apart: {', '.join(x['objects_differ'])})"
+        table.add_row(r["id"], *(f"{x['metrics'][m]:.2f}" for m in short), note)
+    _mean_row(table, ref["metrics"], short)
     console.print(table)
     console.print(_reference_note(ref))
 

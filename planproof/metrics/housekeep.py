@@ -242,8 +242,9 @@ def score_episode(
     outcome: Outcome,
     store: PreferenceStore,
     variants: Variants = Variants(),
+    correct: Callable[[str, str], bool] | None = None,
 ) -> HousekeepScores:
-    """The metrics of a replayed episode."""
+    """The metrics of a replayed episode (``correct``: as in :func:`score`)."""
 
     def judge(o: str, r: str | None) -> Judgement:
         return episode.judgement(store, o, r)
@@ -258,6 +259,7 @@ def score_episode(
         rooms=tuple(episode.rooms),
         visited_rooms=outcome.visited_rooms,
         variants=variants,
+        correct=correct,
     )
 
 
@@ -275,22 +277,7 @@ def score_reference(
     table = episode.reference_correct
     if table is None:
         return None
-
-    def judge(o: str, r: str | None) -> Judgement:
-        return episode.judgement(store, o, r)
-
-    return score(
-        outcome.initial,
-        outcome.final,
-        judge,
-        interactions=outcome.interactions,
-        picked=outcome.picked,
-        discovered=outcome.discovered,
-        rooms=tuple(episode.rooms),
-        visited_rooms=outcome.visited_rooms,
-        variants=variants,
-        correct=lambda o, r: r in table[o],
-    )
+    return score_episode(episode, outcome, store, variants, correct=lambda o, r: r in table[o])
 
 
 def reading_differences(
