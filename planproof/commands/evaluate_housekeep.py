@@ -17,6 +17,7 @@ import argparse
 import json
 import math
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -111,19 +112,40 @@ def _bundled_episodes() -> list[tuple[str, str]]:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class UnreadableFile:
+    """A file that could not be read or parsed as a whole: it becomes one error record and
+    the other files are still scored."""
+
+    message: str
+
+
+def _read_all(path: Path) -> list[Any]:
+    from planproof.simulators.housekeep.episode import episode_documents, read_text
+
+    return list(episode_documents(read_text(path), str(path)))
+
+
 def _documents(args: argparse.Namespace) -> list[tuple[str, int, Any, str]]:
     """(source, index, document, plan): one entry per document, and one per plan for the
-    reference's own episodes."""
-    from planproof.simulators.housekeep.episode import episode_documents, read_text
+    reference's own episodes; an unreadable file is one :class:`UnreadableFile` entry."""
+    from planproof.simulators.housekeep.episode import episode_documents
+    from planproof.simulators.housekeep.errors import HousekeepError
     from planproof.simulators.housekeep.reference_format import is_reference_document
 
-    sources = (
-        [(str(p), read_text(p)) for p in args.episodes] if args.episodes else _bundled_episodes()
-    )
+    per_file: list[tuple[str, list[Any]]] = []
+    if not args.episodes:
+        per_file = [(n, list(episode_documents(t, n))) for n, t in _bundled_episodes()]
+    for path in args.episodes:
+        try:
+            per_file.append((str(path), _read_all(path)))
+        except HousekeepError as err:
+            message = str(err) if str(path) in str(err) else f"{path}: {err}"
+            per_file.append((str(path), [UnreadableFile(message)]))
     return [
         (name, i, doc, plan)
-        for name, text in sources
-        for i, doc in enumerate(episode_documents(text, name))
+        for name, docs in per_file
+        for i, doc in enumerate(docs)
         for plan in (args.plan if is_reference_document(doc) else [PLANS[0]])
     ]
 
@@ -392,6 +414,8 @@ def record_for(job: tuple[str, Any, Any, Any, bool, str]) -> dict[str, Any]:
     from planproof.simulators.housekeep.errors import HousekeepError
 
     source, doc, store, variants, goal_check, plan = job
+    if isinstance(doc, UnreadableFile):
+        return {"id": None, "ok": False, "error": "bad-input", "message": doc.message}
     try:
         return evaluate_document(
             doc, store, variants, goal_check=goal_check, plan=plan, source=source
@@ -413,6 +437,8 @@ def run(args: argparse.Namespace) -> int:
         return _bad_input(args, str(err))
     if not documents:
         return _bad_input(args, "no episodes given")
+    if all(isinstance(doc, UnreadableFile) for _, _, doc, _ in documents):
+        return _bad_input(args, "; ".join(doc.message for _, _, doc, _ in documents))
     variants = Variants(rq_normalization=args.rq_normalization, mrr=args.mrr)
     from planproof.executor import map_batched
 

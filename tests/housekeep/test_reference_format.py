@@ -287,3 +287,19 @@ def test_report_shows_the_reference_reading(
     assert "1 of 3 episode(s) score differently" in html  # the run's note
     assert "Correct only by the reference&#39;s substring rule" in html  # the drill-down
     assert "matched as bottom_cabinet" in html
+
+
+def test_an_unreadable_file_does_not_stop_the_others(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A truncated file among good ones: one error record naming it, the rest scored."""
+    truncated = tmp_path / "Merom_0_int.json.gz"
+    truncated.write_bytes(FILES[0].read_bytes()[:300])
+    good = next(p for p in FILES if p.name == "Ihlen_0_int.json.gz")
+    argv = ["evaluate", "housekeep", str(truncated), str(good), "--no-goal-check", "--json"]
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    records = json.loads(captured.out)["episodes"]
+    assert [r["ok"] for r in records] == [False, True, True, True]
+    assert str(truncated) in records[0]["message"] and "truncated" in records[0]["message"]
+    assert str(truncated) in captured.err
