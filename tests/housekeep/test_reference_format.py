@@ -239,6 +239,11 @@ def test_gzip_is_bounded_and_checked(tmp_path: Path) -> None:
     broken.write_bytes(b"\x1f\x8b" + b"\x00" * 40)
     with pytest.raises(EpisodeFormatError, match="gzip"):
         read_text(broken)
+    bomb = tmp_path / "bomb.json.gz"  # 60 MB of spaces in about 60 kB
+    bomb.write_bytes(gzip.compress(b" " * 60_000_000, compresslevel=9))
+    assert bomb.stat().st_size < 100_000
+    with pytest.raises(EpisodeFormatError, match="decompresses to more than"):
+        read_text(bomb)
 
 
 @settings(max_examples=60, deadline=None)
