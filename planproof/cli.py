@@ -513,7 +513,9 @@ USAGE: dict[tuple[str, ...], tuple[str, str]] = {
     ),
     ("evaluate", "housekeep"): (
         "0 evaluated, 1 an expected value differs (or --require-success failed), 2 bad input",
-        "planproof evaluate housekeep eps.jsonl --preferences prefs.csv --output results/hk",
+        "planproof evaluate housekeep eps.jsonl --preferences prefs.csv --output results/hk\n"
+        "  planproof evaluate housekeep test/Beechwood_1_int.json.gz --plan oracle_first_correct "
+        "nothing",
     ),
     ("evaluate", "partnr"): (
         "0 evaluated, 1 a plan differs from its expect block (or --require-success failed), "
