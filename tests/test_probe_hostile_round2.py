@@ -1,0 +1,224 @@
+"""Issue 30, the bad-input probe's second round: each row of the issue (and more cases of
+each kind) as a test. Special files are refused unread and named; ``verify --cases``
+prints one line per case whatever a line holds; a summary's huge integer is a clear error;
+``--concurrency`` is clamped; deep type chains are walked without recursion; PDDL names
+outside ASCII read the same in a plan as in a domain. CPU-bounded: no verdict reads the
+wall clock."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from planproof.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+BLOCKS_DOMAIN = (
+    "(define (domain bw) (:requirements :strips) "
+    "(:predicates (on ?x ?y) (clear ?x) (holding ?x) (handempty) (ontable ?x)) "
+    "(:action pick-up :parameters (?x) :precondition (and (clear ?x) (ontable ?x) (handempty)) "
+    ":effect (and (not (ontable ?x)) (not (clear ?x)) (not (handempty)) (holding ?x))))"
+)
+BLOCKS_PROBLEM = (
+    "(define (problem p) (:domain bw) (:objects a) "
+    "(:init (clear a) (ontable a) (handempty)) (:goal (holding a)))"
+)
+
+
+def _main(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(list(argv))
+    return code, out.getvalue(), err.getvalue()
+
+
+def _cli(*argv: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """A real process (a regression that blocks on a FIFO must not hang the suite: the
+    timeout is a guard, never the verdict)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-m", "planproof.cli", *argv],
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=120,
+        input=stdin,
+    )
+
+
+@pytest.fixture()
+def blocks(tmp_path: Path) -> Path:
+    (tmp_path / "d.pddl").write_text(BLOCKS_DOMAIN, encoding="utf-8")
+    (tmp_path / "p.pddl").write_text(BLOCKS_PROBLEM, encoding="utf-8")
+    (tmp_path / "plan.txt").write_text("(pick-up a)\n", encoding="utf-8")
+    return tmp_path
+
+
+# --- special files --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("role", ["--domain", "--problem", "--plan"])
+def test_verify_refuses_a_fifo_at_once_naming_it(blocks: Path, role: str) -> None:
+    fifo = blocks / "fifo"
+    os.mkfifo(fifo)
+    argv = {"--domain": "d.pddl", "--problem": "p.pddl", "--plan": "plan.txt", role: "fifo"}
+    proc = _cli("verify", *[x for kv in argv.items() for x in kv], cwd=blocks)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith("planproof: error: fifo: is a FIFO (named pipe)")
+
+
+def test_plan_refuses_a_fifo_problem(blocks: Path) -> None:
+    os.mkfifo(blocks / "fifo")
+    proc = _cli("plan", "--domain", "d.pddl", "--problem", "fifo", "--json", cwd=blocks)
+    assert proc.returncode == 2
+    doc = json.loads(proc.stdout)
+    assert doc["error"] == "not-a-file" and doc["source"] == "fifo"
+
+
+def test_report_and_reproduce_refuse_a_fifo_summary(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    run.mkdir()
+    os.mkfifo(run / "summary.json")
+    proc = _cli(
+        "reproduce", "eai", "--run", str(run), "--modules", "goal-interpretation", cwd=tmp_path
+    )
+    assert proc.returncode == 2 and "summary.json: is a FIFO" in proc.stderr
+    proc = _cli("report", str(run), "--output", str(tmp_path / "out"), cwd=tmp_path)
+    assert proc.returncode == 2 and "FIFO" in proc.stderr, proc.stderr
+
+
+def test_evaluate_refuses_a_fifo_responses_file(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "answers.json")
+    proc = _cli(
+        "evaluate",
+        "action-sequencing",
+        "--dataset",
+        "virtualhome",
+        "--responses",
+        "answers.json",
+        "--output",
+        "out",
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 2 and "answers.json: is a FIFO" in proc.stderr, proc.stderr
+
+
+# --- verify --cases: one line per case --------------------------------------------------
+
+
+def _case_lines(stdout: str) -> list[dict[str, object]]:
+    return [json.loads(line) for line in stdout.splitlines()]
+
+
+def test_cases_file_that_is_a_fifo_is_one_line(blocks: Path) -> None:
+    os.mkfifo(blocks / "cases.jsonl")
+    proc = _cli("verify", "--cases", "cases.jsonl", cwd=blocks)
+    assert proc.returncode == 2
+    (line,) = _case_lines(proc.stdout)
+    assert line["error"] == "not-a-file" and "FIFO" in str(line["message"])
+
+
+def test_every_case_gets_one_line_whatever_it_holds(blocks: Path) -> None:
+    os.mkfifo(blocks / "fifo.pddl")
+    good = {"domain": "d.pddl", "problem": "p.pddl", "plan": "(pick-up a)"}
+    lines = [
+        json.dumps(good).encode(),
+        b"[" * 100_000 + b"]" * 100_000,  # deep nesting
+        b'{"a": ' * 5000 + b"1" + b"}" * 5000,
+        b"\x00\x01\x02binary\xff\xfe",
+        b"\xc3\x28 invalid utf-8",
+        json.dumps({**good, "domain": "/dev/zero"}).encode(),
+        json.dumps({**good, "problem": "/dev/urandom"}).encode(),
+        json.dumps({"domain": "d.pddl", "problem": "p.pddl", "plan_file": "/dev/urandom"}).encode(),
+        json.dumps({**good, "domain": "fifo.pddl"}).encode(),
+        json.dumps({**good, "domain": "."}).encode(),
+        json.dumps({**good, "domain": "missing.pddl"}).encode(),
+        b'{"n": ' + b"9" * 5000 + b"}",
+        b"[1, 2]",
+        b"not json",
+        json.dumps({**good, "plan": "(pick-up a"}).encode(),
+        json.dumps(good).encode(),
+    ]
+    (blocks / "cases.jsonl").write_bytes(b"\n".join(lines) + b"\n\n")
+    start = time.process_time()
+    code, out, err = _main("verify", "--cases", str(blocks / "cases.jsonl"))
+    assert time.process_time() - start < 30
+    rows = _case_lines(out)
+    assert [r["id"] for r in rows] == [f"line {n}" for n in range(1, len(lines) + 1)]
+    assert code == 2 and "16 plans: 2 valid, 0 invalid, 14 bad input" in err
+    assert rows[0]["valid"] is True and rows[-1]["valid"] is True
+    by_line = {int(str(r["id"]).split()[1]): r for r in rows}
+    assert by_line[2]["error"] == by_line[3]["error"] == "too-deep"
+    assert by_line[4]["error"] == "binary"
+    assert by_line[5]["error"] == "not-utf8"
+    for n, path in ((6, "/dev/zero"), (7, "/dev/urandom"), (8, "/dev/urandom")):
+        assert by_line[n]["error"] == "not-a-file" and by_line[n]["source"] == path
+        assert "character device" in str(by_line[n]["message"])
+    assert "FIFO" in str(by_line[9]["message"]) and "directory" in str(by_line[10]["message"])
+    assert by_line[11]["error"] == "not-found"
+    assert by_line[12]["error"] == "not-json" and by_line[13]["error"] == "bad-input"
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-32"])
+def test_a_utf16_cases_file_is_one_clear_error(blocks: Path, encoding: str) -> None:
+    good = json.dumps({"domain": "d.pddl", "problem": "p.pddl", "plan": "(pick-up a)"})
+    (blocks / "cases.jsonl").write_bytes(f"{good}\n{good}\n".encode(encoding))
+    code, out, _ = _main("verify", "--cases", str(blocks / "cases.jsonl"))
+    (row,) = _case_lines(out)
+    assert code == 2 and row["error"] == "wrong-encoding" and "UTF-" in str(row["message"])
+
+
+def test_a_binary_cases_file_gives_lines_not_a_traceback(blocks: Path) -> None:
+    (blocks / "cases.jsonl").write_bytes(os.urandom(4096).replace(b"\n", b"\n\x00"))
+    code, out, _ = _main("verify", "--cases", str(blocks / "cases.jsonl"))
+    rows = _case_lines(out)
+    assert code == 2 and rows and all(r["ok"] is False for r in rows)
+
+
+def test_many_cases_keep_one_line_each(blocks: Path) -> None:
+    good = json.dumps({"domain": "d.pddl", "problem": "p.pddl", "plan": "(pick-up a)"})
+    (blocks / "cases.jsonl").write_text((good + "\n") * 3000, encoding="utf-8")
+    code, out, _ = _main("verify", "--cases", str(blocks / "cases.jsonl"))
+    assert code == 0 and out.count("\n") == 3000
+
+
+def test_stdin_plan_is_bounded_and_decoded(blocks: Path) -> None:
+    proc = _cli(
+        "verify",
+        "--domain",
+        "d.pddl",
+        "--problem",
+        "p.pddl",
+        "--plan",
+        "-",
+        cwd=blocks,
+        stdin="(pick-up a)\n",
+    )
+    assert proc.returncode == 0 and "VALID" in proc.stdout
+
+
+# --- reproduce --run with a huge integer ------------------------------------------------
+
+
+@pytest.mark.parametrize("number", ["9" * 4000, "1e999", "Infinity", "NaN"])
+def test_reproduce_run_summary_with_a_huge_number(tmp_path: Path, number: str) -> None:
+    (tmp_path / "summary.json").write_text(
+        '{"module": "goal-interpretation", "goal_evaluation": {"overall": {"f1": ' + number + "}}}",
+        encoding="utf-8",
+    )
+    code, _, err = _main(
+        "reproduce", "eai", "--run", str(tmp_path), "--modules", "goal-interpretation"
+    )
+    assert code == 2
+    assert "$.goal_evaluation.overall.f1" in err and "not a finite number" in err
