@@ -222,3 +222,41 @@ def test_reproduce_run_summary_with_a_huge_number(tmp_path: Path, number: str) -
     )
     assert code == 2
     assert "$.goal_evaluation.overall.f1" in err and "not a finite number" in err
+
+
+# --- worker counts ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [
+            "run",
+            "--model",
+            "planner",
+            "--module",
+            "action-sequencing",
+            "--dataset",
+            "virtualhome",
+            "--concurrency",
+        ],
+        ["demo", "--concurrency"],
+        ["evaluate", "partnr", "--workers"],
+        ["reproduce", "eai", "--workers"],
+    ],
+)
+@pytest.mark.parametrize("value", ["1000000000", "1000000", "1025"])
+def test_huge_worker_counts_are_refused_naming_the_option(argv: list[str], value: str) -> None:
+    code, out, err = _main(*argv, value, "--json")
+    assert code == 2 and err == ""
+    doc = json.loads(out)
+    assert f"{argv[-1]}: {value} is over the limit of 1024" in doc["message"]
+
+
+def test_local_processes_are_clamped_to_the_cpus() -> None:
+    from planproof.boundary.limits import LOCAL_WORKERS_PER_CPU, MAX_WORKERS
+    from planproof.executor import ExecutorConfig, open_executor
+    from planproof.executor.config import cpu_count
+
+    with open_executor(ExecutorConfig("local", workers=MAX_WORKERS), tasks=10**6) as ex:
+        assert ex.workers == LOCAL_WORKERS_PER_CPU * cpu_count()  # type: ignore[attr-defined]

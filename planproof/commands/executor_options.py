@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 
-from planproof.boundary.options import positive_count
+from planproof.boundary.options import worker_count
 from planproof.commands.errors import BadInput
 from planproof.executor import EXECUTORS, Executor, ExecutorConfig, ExecutorError, open_executor
 
@@ -24,7 +24,7 @@ def add_executor_arguments(parser: argparse.ArgumentParser, *, workers: bool = T
     if workers:
         group.add_argument(
             "--workers",
-            type=positive_count,
+            type=worker_count,
             help="worker processes (default: every CPU here, or of the Ray cluster; "
             "1 runs in this process)",
         )

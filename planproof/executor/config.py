@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from planproof.boundary.limits import LOCAL_WORKERS_PER_CPU
 from planproof.executor.base import Executor, SerialExecutor
 
 EXECUTORS = ("local", "ray")
@@ -67,6 +68,7 @@ def open_executor(config: ExecutorConfig | None = None, *, tasks: int | None = N
                 f"{str(exc)[:300]}"
             ) from None
     workers = cpu_count() if config.workers is None else config.workers
+    workers = min(workers, LOCAL_WORKERS_PER_CPU * cpu_count())  # a bounded clamp
     if tasks is not None:
         workers = min(workers, tasks)
     if config.kind == "serial" or workers <= 1:
