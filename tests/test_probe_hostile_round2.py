@@ -260,3 +260,89 @@ def test_local_processes_are_clamped_to_the_cpus() -> None:
 
     with open_executor(ExecutorConfig("local", workers=MAX_WORKERS), tasks=10**6) as ex:
         assert ex.workers == LOCAL_WORKERS_PER_CPU * cpu_count()  # type: ignore[attr-defined]
+
+
+# --- deep type chains, constants that clash -------------------------------------------
+
+
+def _type_chain(tmp_path: Path, depth: int) -> list[str]:
+    types = " ".join(f"t{i + 1} - t{i}" for i in range(depth - 1))
+    (tmp_path / "d.pddl").write_text(
+        f"(define (domain d) (:requirements :strips :typing) (:types {types}) "
+        "(:predicates (p ?x - t0)) "
+        "(:action a :parameters (?x - t0) :precondition (p ?x) :effect (not (p ?x))))",
+        encoding="utf-8",
+    )
+    (tmp_path / "p.pddl").write_text(
+        f"(define (problem q) (:domain d) (:objects o - t{depth - 1}) (:init (p o)) "
+        "(:goal (not (p o))))",
+        encoding="utf-8",
+    )
+    (tmp_path / "plan.txt").write_text("(a o)\n", encoding="utf-8")
+    d, p = str(tmp_path / "d.pddl"), str(tmp_path / "p.pddl")
+    return ["--domain", d, "--problem", p]
+
+
+@pytest.mark.parametrize("command", ["verify", "plan"])
+@pytest.mark.parametrize("depth", [50_000, 101])
+def test_a_deep_type_chain_is_a_clear_error_at_once(
+    tmp_path: Path, command: str, depth: int
+) -> None:
+    argv = _type_chain(tmp_path, depth)
+    if command == "verify":
+        argv += ["--plan", str(tmp_path / "plan.txt")]
+    start = time.process_time()
+    code, _, err = _main(command, *argv)
+    assert time.process_time() - start < 20
+    assert code == 2 and "levels below the root type, over the limit of 100" in err
+
+
+def test_a_type_chain_at_the_limit_is_verified(tmp_path: Path) -> None:
+    argv = _type_chain(tmp_path, 100)
+    code, out, _ = _main("verify", *argv, "--plan", str(tmp_path / "plan.txt"))
+    assert code == 0 and "VALID: 1 of 1" in out
+
+
+def test_ancestors_of_a_long_chain_are_linear() -> None:
+    from planproof.pddl.schema import Domain
+
+    n = 200_000
+    types: dict[str, str | None] = {"object": None, "t0": "object"}
+    types.update({f"t{i + 1}": f"t{i}" for i in range(n)})
+    types["loop"] = "loop2"
+    types["loop2"] = "loop"
+    domain = Domain("d", types, {}, {})
+    start = time.process_time()
+    assert len(domain.ancestors(f"t{n}")) == n + 2
+    assert domain.ancestors("loop") == ("loop", "loop2")
+    assert time.process_time() - start < 5
+
+
+def test_a_constant_redeclared_with_another_type_is_an_error(tmp_path: Path) -> None:
+    (tmp_path / "d.pddl").write_text(
+        "(define (domain d) (:requirements :strips :typing) (:types table block) "
+        "(:constants a - table) (:predicates (p ?x - block)) "
+        "(:action pick :parameters (?x - block) :precondition (p ?x) :effect (not (p ?x))))",
+        encoding="utf-8",
+    )
+    (tmp_path / "p.pddl").write_text(
+        "(define (problem q) (:domain d) (:objects a - block) (:init (p a)) (:goal (not (p a))))",
+        encoding="utf-8",
+    )
+    (tmp_path / "plan.txt").write_text("(pick a)\n", encoding="utf-8")
+    argv = ["--domain", str(tmp_path / "d.pddl"), "--problem", str(tmp_path / "p.pddl")]
+    code, out, _ = _main("verify", *argv, "--plan", str(tmp_path / "plan.txt"), "--json")
+    doc = json.loads(out)
+    assert code == 2 and doc["error"] == "problem-does-not-fit"
+    assert "object a is declared as block in the problem but as table" in doc["message"]
+    code, _, err = _main("plan", *argv)
+    assert code == 2 and "declared as block in the problem but as table" in err
+    # the same type twice is no conflict
+    (tmp_path / "p.pddl").write_text(
+        "(define (problem q) (:domain d) (:objects a - table b - block) (:init (p b)) "
+        "(:goal (not (p b))))",
+        encoding="utf-8",
+    )
+    (tmp_path / "plan.txt").write_text("(pick b)\n", encoding="utf-8")
+    code, _, _ = _main("verify", *argv, "--plan", str(tmp_path / "plan.txt"))
+    assert code == 0

@@ -52,6 +52,11 @@ from planproof.pddl.sexpr_io import (
 
 ROOT_TYPE = "object"
 
+MAX_TYPE_DEPTH = 100
+"""Deepest type hierarchy read (``t1 - t0``, ``t2 - t1``, ...): every object's ancestors
+are listed once per object, so depth × objects bounds that work. Real domains nest fewer
+than 10 levels."""
+
 MAX_LENGTH = MAX_PDDL_CHARS
 """Longest PDDL file accepted, in characters (see planproof.boundary.limits)."""
 
@@ -187,6 +192,7 @@ def read_domain_file(text: str, *, fold_case: bool = False) -> DomainFile:
     for up in list(types.values()):
         if up is not None and up not in types:
             types[up] = ROOT_TYPE
+    _check_type_depth(types, sec[":types"][0] if ":types" in sec else define, text)
     constants = {
         c: t for e in sec.get(":constants", []) for c, t in _typed_names(e.items[1:], text)
     }
@@ -235,6 +241,30 @@ def read_domain_file(text: str, *, fold_case: bool = False) -> DomainFile:
         raise _err(str(exc), define, "inconsistent-domain", text) from None
     _check_functions(domain, numeric, define, text)
     return DomainFile(domain, requirements, constants)
+
+
+def _check_type_depth(types: Mapping[str, str | None], at: SExpr, text: str) -> None:
+    """Refuse a hierarchy deeper than :data:`MAX_TYPE_DEPTH`, measured in one pass over
+    the types (each walk stops at a type whose depth is known, or at a cycle)."""
+    depth: dict[str, int] = {}
+    for start in types:
+        chain: list[str] = []
+        t: str | None = start
+        while t is not None and t not in depth and t not in chain:
+            chain.append(t)
+            t = types.get(t)
+        d = depth.get(t, -1) if t is not None else -1  # the root type is level 0
+        for name in reversed(chain):
+            d += 1
+            depth[name] = d
+            if d > MAX_TYPE_DEPTH:
+                raise _err(
+                    f"type {name} is {d} levels below the root type, over the limit of "
+                    f"{MAX_TYPE_DEPTH} (docs/limits.md)",
+                    at,
+                    "too-deep",
+                    text,
+                )
 
 
 def _functions(sections: list[SList], text: str) -> dict[str, tuple[str, ...]]:
@@ -515,6 +545,12 @@ def check_problem(domain: Domain, problem: Problem) -> list[str]:
     for o, t in known.items():
         if t not in domain.types:
             out.append(f"object {o} has unknown type {t}")
+    for o, t in problem.objects.items():
+        if o in problem.constants and problem.constants[o] != t:
+            out.append(
+                f"object {o} is declared as {t} in the problem but as {problem.constants[o]} "
+                "among the domain's constants"
+            )
     from planproof.ltl.ast import walk
 
     atoms = list(problem.init) + [f for f in walk(problem.goal) if isinstance(f, Atom)]
