@@ -346,3 +346,72 @@ def test_a_constant_redeclared_with_another_type_is_an_error(tmp_path: Path) -> 
     (tmp_path / "plan.txt").write_text("(pick b)\n", encoding="utf-8")
     code, _, _ = _main("verify", *argv, "--plan", str(tmp_path / "plan.txt"))
     assert code == 0
+
+
+# --- names outside ASCII: one rule for domains, problems and plans ---------------------
+
+UNICODE_DOMAIN = """(define (domain u) (:requirements :strips)
+ (:predicates (tenu ?x) (libre ?x))
+ (:action prendré :parameters (?x) :precondition (libre ?x)
+   :effect (and (tenu ?x) (not (libre ?x))))
+ (:action 拿起 :parameters (?objet) :precondition (libre ?objet)
+   :effect (and (tenu ?objet) (not (libre ?objet))))
+ (:action 🤖pick :parameters (?x) :precondition (libre ?x)
+   :effect (and (tenu ?x) (not (libre ?x)))))"""
+UNICODE_PROBLEM = """(define (problem q) (:domain u) (:objects á 杯子 🍎 café_1)
+ (:init (libre á) (libre 杯子) (libre 🍎) (libre café_1))
+ (:goal (and (tenu á) (tenu 杯子) (tenu 🍎) (tenu café_1))))"""
+
+
+@pytest.mark.parametrize(
+    "plan",
+    [
+        "(prendré á)\n(拿起 杯子)\n(🤖pick 🍎)\n(prendré café_1)\n",
+        "prendré á\n拿起 杯子\n🤖pick(🍎)\nprendré(café_1)\n",
+        '["prendré á", ["拿起", "杯子"], {"action": "🤖pick", "args": ["🍎"]}, "prendré café_1"]',
+        "Plan:\n1. (prendré á)\n2. (拿起 杯子)\n3. (🤖pick 🍎) ; robot\n4. (prendré café_1)\n",
+    ],
+)
+def test_a_plan_names_what_the_domain_declares(tmp_path: Path, plan: str) -> None:
+    (tmp_path / "d.pddl").write_text(UNICODE_DOMAIN, encoding="utf-8")
+    (tmp_path / "p.pddl").write_text(UNICODE_PROBLEM, encoding="utf-8")
+    (tmp_path / "plan.txt").write_text(plan, encoding="utf-8")
+    argv = ["--domain", str(tmp_path / "d.pddl"), "--problem", str(tmp_path / "p.pddl")]
+    code, out, err = _main("verify", *argv, "--plan", str(tmp_path / "plan.txt"))
+    assert code == 0 and "VALID: 4 of 4 steps executed" in out, err
+    code, out, _ = _main("plan", *argv, "--engine", "pyperplan")
+    assert code == 0 and "check: valid" in out
+
+
+def test_the_name_rule_is_one_for_every_reader(tmp_path: Path) -> None:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from planproof.pddl.errors import PDDLSyntaxError
+    from planproof.pddl.plan_io import PlanFormatError, read_plan
+    from planproof.pddl.reader import read_problem
+    from planproof.pddl.scanner import is_name
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=8))
+    def agree(name: str) -> None:
+        token = "".join(name.split()).strip("();")
+        if not token or any(c in token for c in ";()?"):  # ? marks a variable
+            return
+        problem = f"(define (problem q) (:domain u) (:objects {token}) (:init) (:goal (and)))"
+        try:
+            read_problem(problem)
+            problem_ok = True
+        except PDDLSyntaxError:
+            problem_ok = False
+        try:
+            plan_ok = read_plan(f"(go {token})") == (("go", (token,)),)
+        except PlanFormatError:
+            plan_ok = False
+        assert problem_ok == plan_ok == is_name(token), token
+
+    agree()
+    for bad in ("ch@r", "a!", "x\u202ey", "1abc", "-a"):
+        assert not is_name(bad)
+    for good in ("prendré", "拿起", "🤖pick", "café_1", "agent.n.01_1", "pick-up", "_x"):
+        assert is_name(good)

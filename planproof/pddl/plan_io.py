@@ -19,12 +19,12 @@ from typing import Any
 
 from planproof.ltl.errors import check_text_length
 from planproof.pddl.errors import PDDLSyntaxError
+from planproof.pddl.scanner import NAME_RULE, is_name
 
 PlanStep = tuple[str, tuple[str, ...]]
 
 MAX_LENGTH = 1_000_000
-_NAME = re.compile(r"^[A-Za-z_][\w.\-]*$")
-_CALL = re.compile(r"^([A-Za-z_][\w.\-]*)\s*\((.*)\)$")
+_CALL = re.compile(r"^([^\s(),;#\[\]{}\"']+)\s*\((.*)\)$")  # name(args); the name checked
 _GROUP = re.compile(r"\(([^()]*)\)")
 _PREFIX = re.compile(r"^\s*(?:step\s*)?\d+(?:\.\d+)?\s*[:.)]\s*", re.IGNORECASE)
 _SUFFIX = re.compile(r"\s*\[\d+(?:\.\d+)?\]\s*$")
@@ -47,22 +47,28 @@ class PlanText:
     notes: tuple[str, ...] = ()
 
 
+def _call(text: str) -> re.Match[str] | None:
+    """``name(arg, ...)`` when ``name`` is a name."""
+    m = _CALL.match(text)
+    return m if m and is_name(m.group(1)) else None
+
+
 def _step(text: str, line: int) -> PlanStep:
     s = text.strip().rstrip(",;")
     s = _PREFIX.sub("", s)  # "0: (walk ...)" / "1. walk ..." / "0.000: (a b)"
     s = _SUFFIX.sub("", s)  # a trailing duration or cost "[1]"
     if s.startswith("(") and s.endswith(")"):
         parts = s[1:-1].replace(",", " ").split()
-    elif m := _CALL.match(s):
+    elif m := _call(s):
         parts = [m.group(1), *(a.strip() for a in m.group(2).split(",") if a.strip())]
     else:
         parts = s.split()
     if not parts:
         raise PlanFormatError("empty action", line=line, column=1, kind="bad-plan", text=text)
     for p in parts:
-        if not _NAME.match(p):
+        if not is_name(p):
             raise PlanFormatError(
-                f"{p!r} is not an action or object name",
+                f"{p!r} is not an action or object name ({NAME_RULE})",
                 line=line,
                 column=max(1, text.find(p) + 1),
                 kind="bad-plan",
@@ -124,18 +130,18 @@ def read_plan_text(text: str) -> PlanText:
         else:
             rows.append((i, line))
     parenthesised = any(
-        _GROUP.search(line) and not _CALL.match(_PREFIX.sub("", line)) for _, line in rows
+        _GROUP.search(line) and not _call(_PREFIX.sub("", line)) for _, line in rows
     )
     steps: list[PlanStep] = []
     lines: list[int] = []
     for i, line in rows:
         body = _SUFFIX.sub("", _PREFIX.sub("", line))
-        if not parenthesised or _CALL.match(body):
+        if not parenthesised or _call(body):
             steps.append(_step(line, i))
             lines.append(i)
             continue
         groups = _GROUP.findall(line)
-        if not groups and _PREFIX.match(line) and all(_NAME.match(w) for w in body.split()):
+        if not groups and _PREFIX.match(line) and all(is_name(w) for w in body.split()):
             steps.append(_step(line, i))  # a numbered bare step among parenthesised ones
             lines.append(i)
             continue

@@ -32,7 +32,7 @@ from planproof.pddl.numeric import (
     NumericEffect,
     expr_text,
 )
-from planproof.pddl.scanner import scan
+from planproof.pddl.scanner import NAME_RULE, is_name, scan
 from planproof.pddl.schema import (
     Derived,
     Domain,
@@ -142,10 +142,19 @@ def _typed_names(items: tuple[SExpr, ...], text: str) -> list[tuple[str, str]]:
             pending = []
             i += 2
             continue
+        _check_name(it, text)
         pending.append(it.text)
         i += 1
     out.extend((n, ROOT_TYPE) for n in pending)
     return out
+
+
+def _check_name(atom: SExpr, text: str) -> None:
+    """A declared name (``?x`` for a variable) under the one name rule of
+    :mod:`planproof.pddl.scanner`, which the plan reader applies too: a domain can never
+    declare an action or object that no plan could name."""
+    if isinstance(atom, SAtom) and not is_name(atom.text.removeprefix("?")):
+        raise _err(f"{atom.text!r} is not a PDDL name ({NAME_RULE})", atom, "bad-name", text)
 
 
 def _sections(define: SList, text: str) -> dict[str, list[SList]]:
@@ -203,6 +212,7 @@ def read_domain_file(text: str, *, fold_case: bool = False) -> DomainFile:
                 raise _err("expected (predicate ?x - type ...)", p, "bad-predicate", text)
             pname = head(p)
             assert pname is not None
+            _check_name(p.items[0], text)
             params = _typed_names(p.items[1:], text)
             for v, _ in params:
                 if not v.startswith("?"):
@@ -385,6 +395,7 @@ def _read_action(e: SList, text: str, numeric: NumericTable | None = None) -> Op
     if len(e.items) < 2 or not isinstance(e.items[1], SAtom):
         raise _err("(:action NAME ...) needs a name", e, "bad-action", text)
     name = e.items[1].text
+    _check_name(e.items[1], text)
     fields: dict[str, SExpr] = {}
     rest = e.items[2:]
     if len(rest) % 2:
