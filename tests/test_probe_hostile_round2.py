@@ -415,3 +415,46 @@ def test_the_name_rule_is_one_for_every_reader(tmp_path: Path) -> None:
         assert not is_name(bad)
     for good in ("prendré", "拿起", "🤖pick", "café_1", "agent.n.01_1", "pick-up", "_x"):
         assert is_name(good)
+
+
+# --- an unreachable Ray address -------------------------------------------------------
+
+
+def _closed_port() -> int:
+    """A port nothing listens on (bound, then released)."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.mark.parametrize("scheme", ["", "ray://"])
+def test_an_unreachable_ray_address_fails_at_once(tmp_path: Path, scheme: str) -> None:
+    pytest.importorskip("ray")
+    address = f"{scheme}127.0.0.1:{_closed_port()}"
+    plan = ["plan", "--domain", "d.pddl", "--problem", "p.pddl"]
+    run = [
+        "run", "--model", "planner", "--module", "action-sequencing", "--dataset",
+        "virtualhome", "--limit", "1", "--output", "run", "--cache", "c.sqlite3",
+    ]  # fmt: skip
+    (tmp_path / "d.pddl").write_text(BLOCKS_DOMAIN, encoding="utf-8")
+    (tmp_path / "p.pddl").write_text(BLOCKS_PROBLEM, encoding="utf-8")
+    for argv in (plan, run):
+        # before: Ray retried for 871 s; _cli's 120 s guard fails a regression
+        proc = _cli(*argv, "--executor", "ray", "--ray-address", address, "--json", cwd=tmp_path)
+        assert proc.returncode == 2, proc.stderr
+        doc = json.loads(proc.stdout)
+        assert f"cannot reach Ray at {address}" in doc["message"]
+    assert not (tmp_path / "run" / "responses.jsonl").exists()
+
+
+def test_a_ray_address_that_is_not_an_address_is_refused(tmp_path: Path) -> None:
+    pytest.importorskip("ray")
+    from planproof.executor import ExecutorError
+    from planproof.executor.config import check_reachable
+
+    for bad in ("foo:bar", "nohost", "ray://:6379", "host:99999"):
+        with pytest.raises(ExecutorError, match="is not HOST:PORT"):
+            check_reachable(bad)
+    check_reachable("auto")  # left to Ray: no socket named

@@ -18,7 +18,15 @@ from planproof.boundary.json_doc import (
     read_json,
 )
 from planproof.boundary.options import check_seconds
-from planproof.boundary.outputs import output_dir, output_file, write_text
+from planproof.boundary.outputs import (
+    output_dir,
+    output_file,
+    output_lock,
+    replace_json,
+    replace_lines,
+    replace_text,
+    write_text,
+)
 from planproof.boundary.text import (
     check_text,
     decode,
@@ -43,10 +51,14 @@ __all__ = [
     "open_regular",
     "output_dir",
     "output_file",
+    "output_lock",
     "read_bytes",
     "read_json",
     "read_limited",
     "read_text",
+    "replace_json",
+    "replace_lines",
+    "replace_text",
     "surrogate_at",
     "write_text",
 ]

@@ -106,6 +106,12 @@ def evaluate_file(
     return results, info, tasks, answers
 
 
+def output_path(args: argparse.Namespace, module: str) -> Path:
+    """``--output``, or ``planproof-results/MODULE-DATASET``."""
+    out: Path = args.output or Path("planproof-results") / f"{module}-{args.dataset}"
+    return out
+
+
 def write_outputs(
     args: argparse.Namespace,
     module: str,
@@ -117,18 +123,20 @@ def write_outputs(
 ) -> Path | str:
     """results.jsonl + summary.json (+ the answers scored, responses.jsonl, for the
     report) in ``--output``; the directory, or an error message."""
+    from planproof.boundary import replace_json, replace_lines
     from planproof.runs.modules import with_task_fields
 
-    out: Path = args.output or Path("planproof-results") / f"{module}-{args.dataset}"
-    try:
+    out = output_path(args, module)
+    rows = with_task_fields([r.to_dict() for r in results], tasks)
+    try:  # each file replaced whole: a reader or a kill never sees half of one
         out.mkdir(parents=True, exist_ok=True)
-        with (out / "responses.jsonl").open("w", encoding="utf-8") as f:
-            for a in answers:
-                f.write(json.dumps(a, ensure_ascii=False) + "\n")
-        with (out / "results.jsonl").open("w", encoding="utf-8") as f:
-            for row in with_task_fields([r.to_dict() for r in results], tasks):
-                f.write(json.dumps(row, ensure_ascii=False) + "\n")
-        (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+        replace_lines(
+            out / "responses.jsonl", (json.dumps(a, ensure_ascii=False) + "\n" for a in answers)
+        )
+        replace_lines(
+            out / "results.jsonl", (json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+        )
+        replace_json(out / "summary.json", summary, indent=2)
     except OSError as exc:
         return f"cannot write results to {out}: {exc}"
     return out
@@ -153,12 +161,31 @@ def run_module(
 ) -> int:
     """The whole evaluate command of one module: score every response (or the gold),
     summarise, write the outputs, print the summary (JSON) or a table."""
+    from planproof.boundary import output_lock
+
+    # checked and locked before the work: a second evaluate writing the same directory is
+    # refused at once instead of interleaving its files with this one's
+    with output_lock(output_path(args, module)):
+        return _run_module(
+            args, module, gold=gold, score=score, failed=failed, summarize=summarize,
+            source=source, table=table, extra=extra,
+        )  # fmt: skip
+
+
+def _run_module(
+    args: argparse.Namespace,
+    module: str,
+    *,
+    gold: Callable[[Any], str],
+    score: Callable[[Any, str], Any],
+    failed: Callable[[Any, str], Any],
+    summarize: Callable[[Sequence[Any]], dict[str, Any]],
+    source: str,
+    table: Callable[[dict[str, Any], Path], None],
+    extra: dict[str, Any] | None = None,
+) -> int:
     import time
 
-    if args.output is not None:
-        from planproof.boundary import output_dir
-
-        output_dir(args.output)  # refused before the work, not after it
     start = time.perf_counter()
     results, info, tasks, answers = evaluate_file(args, gold, score, failed)
     summary = summarize(results)
