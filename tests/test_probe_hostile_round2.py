@@ -458,3 +458,24 @@ def test_a_ray_address_that_is_not_an_address_is_refused(tmp_path: Path) -> None
         with pytest.raises(ExecutorError, match="is not HOST:PORT"):
             check_reachable(bad)
     check_reachable("auto")  # left to Ray: no socket named
+
+
+# --- the probe's own special-file cases -----------------------------------------------
+
+
+def test_every_file_argument_refuses_a_fifo_as_the_probe_runs_it(tmp_path: Path) -> None:
+    """Each file argument of every command, given a FIFO (the probe's ``fifo`` cases:
+    ``verify``, ``plan``, ``report``, ``evaluate``, ``ltl``, ``reproduce``... blocked
+    forever before), in a fresh process judged by the probe's rules."""
+    from tools.probe_hostile import cli_cases, make_fixtures, run_case
+
+    make_fixtures(tmp_path, only=set())
+    assert (tmp_path / "fifo").is_fifo()
+    cases = [c for c in cli_cases() if c.name.endswith("| fifo")]
+    assert len(cases) >= 20
+    failed = []
+    for case in cases:
+        result = run_case(case, tmp_path, bound=120)  # the bound only guards a regression
+        if result.status != "pass":
+            failed.append((case.name, result.why, result.stderr_head))
+    assert not failed
