@@ -12,11 +12,11 @@ there but malformed (``(pick-up a!)``) is never skipped: it raises
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from typing import Any
 
+from planproof.boundary import InputError, loads
 from planproof.ltl.errors import check_text_length
 from planproof.pddl.errors import PDDLSyntaxError
 from planproof.pddl.scanner import NAME_RULE, is_name
@@ -82,6 +82,12 @@ def _short(text: str, n: int = 60) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
+def _line_column(where: str | None) -> tuple[int, int]:
+    """(line, column) from the boundary's ``line L, column C`` (1, 1 when absent)."""
+    m = re.search(r"line (\d+), column (\d+)", where or "")
+    return (int(m.group(1)), int(m.group(2))) if m else (1, 1)
+
+
 def read_plan_text(text: str) -> PlanText:
     """Read a plan tolerantly (see :func:`read_plan`): code fences, ``[PLAN]`` markers,
     prose around parenthesised steps, numbering (``1.``, ``Step 2:``, ``0.000:``) and
@@ -92,19 +98,13 @@ def read_plan_text(text: str) -> PlanText:
     )
     stripped = text.strip()
     if stripped.startswith(("[", "{")) and not _MARKER.match(stripped.splitlines()[0]):
-        try:
-            doc = json.loads(stripped)
-        except json.JSONDecodeError as exc:
+        try:  # nesting measured before parsing, without recursion
+            doc = loads(stripped, source="plan", allow_surrogates=True)
+        except InputError as err:
+            line, column = _line_column(err.where)
+            kind = "too-deep" if err.kind == "too-deep" else "bad-json"
             raise PlanFormatError(
-                f"invalid JSON: {exc.msg}", line=exc.lineno, column=exc.colno, kind="bad-json"
-            ) from None
-        except RecursionError:
-            raise PlanFormatError(
-                "JSON nested too deeply", line=1, column=1, kind="too-deep"
-            ) from None
-        except ValueError as exc:  # e.g. an integer of more than 4,300 digits
-            raise PlanFormatError(
-                f"invalid JSON: {exc}", line=1, column=1, kind="bad-json"
+                f"invalid JSON: {err.message}", line=line, column=column, kind=kind
             ) from None
         found = _from_json(doc)
         return PlanText(found, tuple(range(1, len(found) + 1)))
