@@ -33,6 +33,10 @@ BLOCKS_PROBLEM = (
     "(:init (clear a) (ontable a) (handempty)) (:goal (holding a)))"
 )
 
+RUN_PLANNER = [
+    "run", "--model", "planner", "--module", "action-sequencing", "--dataset", "virtualhome",
+]  # fmt: skip
+
 
 def _main(*argv: str) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
@@ -230,16 +234,7 @@ def test_reproduce_run_summary_with_a_huge_number(tmp_path: Path, number: str) -
 @pytest.mark.parametrize(
     "argv",
     [
-        [
-            "run",
-            "--model",
-            "planner",
-            "--module",
-            "action-sequencing",
-            "--dataset",
-            "virtualhome",
-            "--concurrency",
-        ],
+        [*RUN_PLANNER, "--concurrency"],
         ["demo", "--concurrency"],
         ["evaluate", "partnr", "--workers"],
         ["reproduce", "eai", "--workers"],

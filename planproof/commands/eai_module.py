@@ -161,54 +161,36 @@ def run_module(
 ) -> int:
     """The whole evaluate command of one module: score every response (or the gold),
     summarise, write the outputs, print the summary (JSON) or a table."""
+    import time
+
     from planproof.boundary import output_lock
 
     # checked and locked before the work: a second evaluate writing the same directory is
     # refused at once instead of interleaving its files with this one's
     with output_lock(output_path(args, module)):
-        return _run_module(
-            args, module, gold=gold, score=score, failed=failed, summarize=summarize,
-            source=source, table=table, extra=extra,
-        )  # fmt: skip
+        start = time.perf_counter()
+        results, info, tasks, answers = evaluate_file(args, gold, score, failed)
+        summary = summarize(results)
+        summary.update(
+            module=module,
+            dataset=args.dataset,
+            source=str(args.responses) if args.responses else source,
+            **(extra or {}),
+            tasks_in_dataset=len(tasks),
+            tasks_without_response=len(tasks) - len(results),
+            **info,
+            seconds=round(time.perf_counter() - start, 3),
+        )
+        out = write_outputs(args, module, results, summary, answers=answers, tasks=tasks)
+        if isinstance(out, str):
+            raise BadInput(out)
+        if args.json:
+            print(json.dumps(summary, indent=2))
+        else:
+            table(summary, out)
+            from planproof.commands.failures import CLASSIFY, failures, print_failures
 
-
-def _run_module(
-    args: argparse.Namespace,
-    module: str,
-    *,
-    gold: Callable[[Any], str],
-    score: Callable[[Any, str], Any],
-    failed: Callable[[Any, str], Any],
-    summarize: Callable[[Sequence[Any]], dict[str, Any]],
-    source: str,
-    table: Callable[[dict[str, Any], Path], None],
-    extra: dict[str, Any] | None = None,
-) -> int:
-    import time
-
-    start = time.perf_counter()
-    results, info, tasks, answers = evaluate_file(args, gold, score, failed)
-    summary = summarize(results)
-    summary.update(
-        module=module,
-        dataset=args.dataset,
-        source=str(args.responses) if args.responses else source,
-        **(extra or {}),
-        tasks_in_dataset=len(tasks),
-        tasks_without_response=len(tasks) - len(results),
-        **info,
-        seconds=round(time.perf_counter() - start, 3),
-    )
-    out = write_outputs(args, module, results, summary, answers=answers, tasks=tasks)
-    if isinstance(out, str):
-        raise BadInput(out)
-    if args.json:
-        print(json.dumps(summary, indent=2))
-    else:
-        table(summary, out)
-        from planproof.commands.failures import CLASSIFY, failures, print_failures
-
-        rows = [r.to_dict() for r in results]
-        names = {t.identifier: t.name for t in tasks}
-        print_failures(failures(rows, CLASSIFY[module]), len(rows), names)
-    return 0
+            rows = [r.to_dict() for r in results]
+            names = {t.identifier: t.name for t in tasks}
+            print_failures(failures(rows, CLASSIFY[module]), len(rows), names)
+        return 0
