@@ -13,10 +13,13 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from planproof.cli import main
 
@@ -474,3 +477,53 @@ def test_every_file_argument_refuses_a_fifo_as_the_probe_runs_it(tmp_path: Path)
         if result.status != "pass":
             failed.append((case.name, result.why, result.stderr_head))
     assert not failed
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.binary(max_size=40).map(lambda b: b.replace(b"\n", b"")),
+            st.just(json.dumps({"domain": "d.pddl", "problem": "p.pddl", "plan": "(pick-up a)"})),
+            st.just("[" * 300 + "]" * 300),
+            st.text(max_size=30).map(lambda t: json.dumps({"plan": t})),
+        ).map(lambda x: x if isinstance(x, bytes) else x.encode()),
+        min_size=1,
+        max_size=12,
+    )
+)
+def test_cases_lines_in_equal_result_lines_out(lines: list[bytes]) -> None:
+    """Whatever bytes each line holds, every line that is not blank gets exactly one
+    result line, in order (the first line may declare the whole file UTF-16/32)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        d = Path(tmp)
+        (d / "d.pddl").write_text(BLOCKS_DOMAIN, encoding="utf-8")
+        (d / "p.pddl").write_text(BLOCKS_PROBLEM, encoding="utf-8")
+        (d / "cases.jsonl").write_bytes(b"\n".join(lines) + b"\n")
+        code, out, _ = _main("verify", "--cases", str(d / "cases.jsonl"))
+    rows = _case_lines(out)
+    expected = _expected_ids(lines)
+    if expected is None:  # a UTF-16/32 first line: one error for the whole file
+        assert [r["error"] for r in rows] == ["wrong-encoding"] and code == 2
+        return
+    assert [r["id"] for r in rows] == expected
+    bad = any(r["ok"] is False for r in rows) or not rows  # no case at all is bad input
+    assert code == (2 if bad else 0)
+
+
+def _expected_ids(lines: list[bytes]) -> list[str] | None:
+    """The ids of the lines that are cases: every line but those that are blank text."""
+    from planproof.boundary import InputError, decode
+
+    out = []
+    for n, raw in enumerate(lines, start=1):
+        try:
+            text = decode(raw + b"\n", source="cases")
+        except InputError as err:
+            if err.kind == "wrong-encoding" and n == 1:
+                return None
+            out.append(f"line {n}")
+            continue
+        if text.strip():
+            out.append(f"line {n}")
+    return out

@@ -283,7 +283,7 @@ def _case_lines(fh: Any, source: str) -> Iterator[dict[str, Any]]:
         try:
             text = decode(raw, source=source)
         except InputError as err:
-            if err.kind == "wrong-encoding":
+            if err.kind == "wrong-encoding" and n == 1:  # the whole file is UTF-16/32
                 yield {"_error": err, "id": source}
                 return
             yield {"_error": _at_line(err, where), "id": where}
