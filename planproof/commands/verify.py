@@ -23,9 +23,12 @@ import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from planproof.commands.errors import BadInput
+
+if TYPE_CHECKING:
+    from planproof.boundary import InputError
 
 EXIT_VALID, EXIT_INVALID, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -249,7 +252,7 @@ def _run_cases(args: argparse.Namespace) -> int:
     return _batch(args, _Tasks(), cases(), args.cases.parent)
 
 
-def _case_lines(fh: Any, source: str) -> Iterator[dict[str, Any]]:
+def _case_lines(fh: BinaryIO, source: str) -> Iterator[dict[str, Any]]:
     """The cases of a JSON Lines file, one per non-blank line, each read on its own through
     the input boundary (bounded line length, UTF-8, JSON depth), so a bad line is that
     case's error and the next line is still read. A file in another encoding (UTF-16,
@@ -301,7 +304,7 @@ def _case_lines(fh: Any, source: str) -> Iterator[dict[str, Any]]:
         yield {"id": where, **c}
 
 
-def _at_line(err: Any, where: str) -> Any:
+def _at_line(err: InputError, where: str) -> InputError:
     """``err`` with its place given within the file (``line 7, byte 3``)."""
     from planproof.boundary import InputError
 

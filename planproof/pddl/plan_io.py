@@ -101,10 +101,10 @@ def read_plan_text(text: str) -> PlanText:
         try:  # nesting measured before parsing, without recursion
             doc = loads(stripped, source="plan", allow_surrogates=True)
         except InputError as err:
-            line, column = _line_column(err.where)
+            at_line, at_column = _line_column(err.where)
             kind = "too-deep" if err.kind == "too-deep" else "bad-json"
             raise PlanFormatError(
-                f"invalid JSON: {err.message}", line=line, column=column, kind=kind
+                f"invalid JSON: {err.message}", line=at_line, column=at_column, kind=kind
             ) from None
         found = _from_json(doc)
         return PlanText(found, tuple(range(1, len(found) + 1)))
