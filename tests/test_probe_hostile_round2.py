@@ -527,3 +527,16 @@ def _expected_ids(lines: list[bytes]) -> list[str] | None:
         if text.strip():
             out.append(f"line {n}")
     return out
+
+
+@pytest.mark.parametrize("special", ["fifo", "/dev/null", "dir"])
+def test_an_llm_cache_that_is_not_a_regular_file_is_refused(tmp_path: Path, special: str) -> None:
+    from planproof.interface.llm.cache import CacheError, ResponseCache
+
+    path = Path(special) if special.startswith("/") else tmp_path / special
+    if special == "fifo":
+        os.mkfifo(path)
+    elif special == "dir":
+        path.mkdir()
+    with pytest.raises(CacheError, match="not a regular file"):
+        ResponseCache(path)
