@@ -540,3 +540,20 @@ def test_an_llm_cache_that_is_not_a_regular_file_is_refused(tmp_path: Path, spec
         path.mkdir()
     with pytest.raises(CacheError, match="not a regular file"):
         ResponseCache(path)
+
+
+def test_an_oversized_file_in_a_case_is_named_not_read(blocks: Path) -> None:
+    from planproof.boundary.limits import MAX_FILE_BYTES
+
+    with (blocks / "huge.pddl").open("wb") as fh:  # sparse: no disk space, no reading
+        fh.truncate(MAX_FILE_BYTES + 1)
+    good = {"domain": "d.pddl", "problem": "p.pddl", "plan": "(pick-up a)"}
+    lines = [json.dumps({**good, "domain": "huge.pddl"}), json.dumps(good)]
+    (blocks / "cases.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    start = time.process_time()
+    code, out, _ = _main("verify", "--cases", str(blocks / "cases.jsonl"))
+    assert time.process_time() - start < 10
+    first, second = _case_lines(out)
+    assert first["error"] == "too-large" and first["source"] == str(blocks / "huge.pddl")
+    assert f"{MAX_FILE_BYTES + 1} bytes, over the limit" in str(first["message"])
+    assert second["valid"] is True and code == 2
