@@ -133,14 +133,9 @@ each task's verdict) of a module scored task by task."""
 
 def _scoring(cell: Cell) -> _Scoring:
     if cell.module == "goal-interpretation":
-        from planproof.metrics import goal_interpretation as gi
+        from planproof.runs import goal_readings as gr
 
-        return (
-            lambda t, text: gi.evaluate_goal_response(t, text, logic=False),
-            gi.parse_error_result,
-            gi.summarize,
-            lambda rs: [{"identifier": r.identifier, "f1": r.total.f1} for r in rs],
-        )
+        return (gr.score_both, gr.failed_both, gr.summarize_both, gr.verdicts_both)
     if cell.module == "action-sequencing":
         from planproof.metrics import action_sequencing as m
 
@@ -270,13 +265,17 @@ def evaluate_job(job: Cell | Shard) -> Any:
 def _cell_result(
     cell: Cell, summary: dict[str, Any], tasks: list[dict[str, Any]], seconds: float
 ) -> dict[str, Any]:
-    return {
+    out = {
         "cell": asdict(cell),
         "summary": summary,
         "figures": figures(cell.module, summary),
         "tasks": tasks,
         "seconds": round(seconds, 3),
     }
+    reading = summary.get("reference_reading")
+    if isinstance(reading, Mapping):  # scored in the reference's reading too
+        out["reference_reading_figures"] = figures(cell.module, reading)
+    return out
 
 
 def evaluate_cell(cell: Cell) -> dict[str, Any]:
