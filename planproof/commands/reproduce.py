@@ -200,6 +200,56 @@ def _reference_lookup() -> tuple[Any, list[str]]:
     return lookup, partial
 
 
+def _sampled_lookup() -> Any:
+    """(module, model, figure) → whether the stored reference figure is a sample's."""
+    try:
+        from planproof.data import reference_figures as rf
+
+        doc = rf.reference_figures()
+    except (ImportError, OSError, ValueError):
+        return lambda module, model, fig: False
+    return lambda module, model, fig: rf.is_sampled(module, model, fig, doc)
+
+
+HEADLINE = {"goal-interpretation": "overall_f1", "action-sequencing": "task_success"}
+"""The figure a module's corrections table explains."""
+
+
+def corrections(
+    results: Sequence[Mapping[str, Any]], models: Sequence[str] | None
+) -> dict[str, list[Any]]:
+    """Module → the corrections table's rows (a model each), from the cells scored in both
+    readings."""
+    from planproof.data.published import MODELS
+    from planproof.report.leaderboard import CorrectionRow
+
+    out: dict[str, list[Any]] = {}
+    for r in results:
+        cell, table = r["cell"], r["summary"].get("corrections")
+        if not isinstance(table, dict) or cell.get("repeated") == "last":
+            continue
+        module = cell["module"]
+        fig = HEADLINE.get(module, "task_success")
+        deltas = tuple(table.get("deltas", ("tp", "fp", "fn")))
+        out.setdefault(module, []).append(
+            CorrectionRow(
+                model=cell["model"],
+                label=MODELS.get(cell["model"], cell["model"]),
+                figure=fig,
+                reading=r.get("reference_reading_figures", {}).get(fig),
+                planproof=r["figures"].get(fig),
+                classes=table.get("classes", {}),
+                total=table.get("total", {}),
+                unexplained=int(table.get("unexplained", 0)),
+                deltas=deltas,
+            )
+        )
+    order = list(MODELS)
+    for rows in out.values():
+        rows.sort(key=lambda c: order.index(c.model) if c.model in order else len(order))
+    return out
+
+
 def _user_runs(paths: Sequence[Path]) -> list[tuple[str, str, dict[str, Any]]]:
     """(module, label, summary) per summary.json under the given directories."""
     from planproof.runs.published_sweep import MODULES
@@ -245,16 +295,20 @@ def build(
     from planproof.runs.published_sweep import figures
 
     reference, notes = _reference_lookup()
+    sampled = _sampled_lookup()
 
     def paper(name: str, module: str, fig: str) -> float | None:
         f = paper_figure(name, module, fig)
         return None if f is None else f.value
 
     pp: dict[str, dict[str, dict[str, float]]] = {}
+    reading: dict[str, dict[str, dict[str, float]]] = {}
     for r in results:
         cell = r["cell"]
         section = JSON_LOADS if cell["repeated"] == "last" else cell["module"]
         pp.setdefault(section, {})[cell["model"]] = r["figures"]
+        if isinstance(r.get("reference_reading_figures"), dict):
+            reading.setdefault(section, {})[cell["model"]] = r["reference_reading_figures"]
         counted = r["summary"].get("reference_counting")
         if cell["module"] == "transition-modeling" and isinstance(counted, dict):
             pp.setdefault(TM_COUNTING, {})[cell["model"]] = {
@@ -268,7 +322,15 @@ def build(
         for section in (module, extra[module]) if module in extra else (module,):
             if section not in pp:
                 continue
-            rows = rows_for(section, chosen, pp[section], paper, reference)
+            rows = rows_for(
+                section,
+                chosen,
+                pp[section],
+                paper,
+                reference,
+                reading=reading.get(section),
+                sampled=sampled,
+            )
             all_taus += taus(section, rows)
             rows += [
                 user_row(module, label, figures(module, s)) for m, label, s in user if m == section
@@ -277,51 +339,73 @@ def build(
     return sections, all_taus, notes
 
 
-def _print(sections: Mapping[str, Sequence[Any]], tau_rows: Sequence[Any], every: bool) -> None:
+def _print(
+    sections: Mapping[str, Sequence[Any]],
+    tau_rows: Sequence[Any],
+    every: bool,
+    fixes: Mapping[str, Sequence[Any]] | None = None,
+) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from planproof.data.reference_figures import is_sampled, reference_figures
-    from planproof.report.leaderboard import BASE, GROUPS, TITLES
+    from planproof.report.leaderboard import GROUPS, TITLES, correction_cell
 
     console = Console()
     if not console.is_terminal and "COLUMNS" not in os.environ:
         console.width = PIPED_WIDTH
-    try:
-        doc: dict[str, Any] | None = reference_figures()
-    except (OSError, ValueError):
-        doc = None
-
-    def star(section: str, model: str, fig: str) -> bool:
-        return doc is not None and is_sampled(BASE.get(section, section), model, fig, doc)
 
     def fmt(v: float | None) -> str:
         return "—" if v is None else f"{v:.1f}"
 
     for section, rows in sections.items():
+        reading = any(r.reading for r in rows)
+        cols = ("paper", "ref.", *(("ref. reading",) if reading else ()), "planproof")
         for group in GROUPS[section] if every else GROUPS[section][:1]:
             table = Table(title=TITLES[section], title_justify="left")
             table.add_column("model")
             for fig in group:
                 name = fig.replace("_planner_success", " planner SR").replace("_", " ")
-                for col in ("paper", "ref.", "planproof"):
+                for col in cols:
                     table.add_column(f"{name}\n{col}" if col == "paper" else col, justify="right")
             for r in rows:
                 cells = []
                 for fig in group:
-                    cells += [
-                        fmt(r.paper.get(fig)),
-                        fmt(r.reference.get(fig)) + ("*" if star(section, r.model, fig) else ""),
-                        fmt(r.planproof.get(fig)),
-                    ]
+                    star = "*" if fig in r.sampled and fig in r.reference else ""
+                    cells += [fmt(r.paper.get(fig)), fmt(r.reference.get(fig)) + star]
+                    if reading:
+                        cells.append(fmt(r.reading.get(fig)))
+                    cells.append(fmt(r.planproof.get(fig)))
                 table.add_row(r.label + (" (your run)" if r.user_run else ""), *cells)
-            if any(star(section, r.model, fig) for r in rows for fig in group):
+            if any(fig in r.sampled for r in rows for fig in group):
                 table.caption = (
                     "* the reference code on a sample of the file's tasks (see the notes)"
                 )
             console.print(table)
+        for module, crows in (fixes or {}).items():
+            if module != section or not crows:
+                continue
+            classes = list(dict.fromkeys(c for r in crows for c in r.classes))
+            table = Table(
+                title=f"{TITLES[section]}: corrections, reference reading → planproof "
+                "(planproof minus the reference reading; docs/reference-differences.md)",
+                title_justify="left",
+            )
+            for col in ("model", crows[0].figure.replace("_", " "), *classes, "total", "unexpl."):
+                table.add_column(col, justify="left")
+            for c in crows:
+                table.add_row(
+                    c.label,
+                    f"{fmt(c.reading)} → {fmt(c.planproof)}",
+                    *(
+                        correction_cell(c.classes[k], c.deltas) if k in c.classes else ""
+                        for k in classes
+                    ),
+                    correction_cell(c.total, c.deltas),
+                    str(c.unexplained),
+                )
+            console.print(table)
     table = Table(title="Ranking vs the paper (Kendall's tau)", title_justify="left")
-    for col in ("module", "figure", "planproof", "reference", "models"):
+    for col in ("module", "figure", "planproof", "ref. reading", "reference", "models"):
         table.add_column(col, justify="left" if col in ("module", "figure") else "right")
     pairs: dict[tuple[str, str], dict[str, Any]] = {}
     for t in tau_rows:
@@ -329,20 +413,23 @@ def _print(sections: Mapping[str, Sequence[Any]], tau_rows: Sequence[Any], every
     for (module, fig), d in pairs.items():
         if not every and fig not in (GROUPS[module][0]):
             continue
-        pp, ref = d["planproof"], d["reference"]
+        pp, rd, ref = d["planproof"], d.get("reading"), d["reference"]
         table.add_row(
             module,
             fig,
             "—" if pp.tau is None else f"{pp.tau:.2f}",
-            "—" if ref.tau is None else f"{ref.tau:.2f}",
+            "—" if rd is None or rd.tau is None else f"{rd.tau:.2f}",
+            ("—" if ref.tau is None else f"{ref.tau:.2f}") + ("*" if ref.sampled else ""),
             str(pp.models),
         )
+    if any(t.sampled for t in tau_rows):
+        table.caption = "* over reference figures of which some are on a sample of the file"
     console.print(table)
 
 
 def run(args: argparse.Namespace) -> int:
     from planproof.data.published import MODELS
-    from planproof.report.leaderboard import as_plain, render_html
+    from planproof.report.leaderboard import as_plain, corrections_plain, render_html
     from planproof.runs.published_sweep import published_cells
 
     models: list[str] | None = None
@@ -364,8 +451,10 @@ def run(args: argparse.Namespace) -> int:
     sections, tau_rows, notes = build(results, user, args.modules, models)
     try:
         args.output.mkdir(parents=True, exist_ok=True)
+        fixes = corrections(results, models)
         doc = {
             "sections": {k: as_plain(v) for k, v in sections.items()},
+            "corrections": {k: corrections_plain(v) for k, v in fixes.items()},
             "kendall_tau": [t.__dict__ for t in tau_rows],
             "seconds": {
                 f"{r['cell']['module']}/{r['cell']['model']}/{r['cell']['repeated']}": r["seconds"]
@@ -375,14 +464,14 @@ def run(args: argparse.Namespace) -> int:
         }
         (args.output / "reproduce.json").write_text(json.dumps(doc, indent=1), encoding="utf-8")
         (args.output / "report.html").write_text(
-            render_html(sections, notes, tau_rows), encoding="utf-8"
+            render_html(sections, notes, tau_rows, fixes), encoding="utf-8"
         )
     except OSError as exc:
         raise BadInput(f"cannot write to {args.output}: {exc}") from None
     if args.json:
         print(json.dumps(doc, indent=1))
         return 0
-    _print(sections, tau_rows, args.all_figures)
+    _print(sections, tau_rows, args.all_figures, fixes)
     for n in notes:
         print(f"note: {n}")
     print(f"report: {args.output / 'report.html'}, tables: {args.output / 'reproduce.json'}")

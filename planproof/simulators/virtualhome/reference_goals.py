@@ -131,7 +131,9 @@ def build_maps() -> dict[str, Any]:
     return {"tasks": tasks}
 
 
-def _build_in_child(seed: int) -> dict[str, Any]:
+def build_in_child(seed: int) -> dict[str, Any]:
+    """:func:`build_maps` in a child interpreter started with ``PYTHONHASHSEED=seed``
+    (not cached: :func:`reference_goals` caches seed :data:`HASH_SEED`'s)."""
     env = dict(os.environ, PYTHONHASHSEED=str(seed))
     code = (
         "import json,sys;from planproof.simulators.virtualhome.reference_goals import build_maps;"
@@ -150,21 +152,20 @@ def _build_in_child(seed: int) -> dict[str, Any]:
     return doc
 
 
-@lru_cache(maxsize=4)
-def reference_goals(seed: int = HASH_SEED) -> dict[str, dict[str, Any]]:
+@lru_cache(maxsize=1)
+def reference_goals() -> dict[str, dict[str, Any]]:
     """task identifier → ``{"names": {class name: id}, "node": [...], "edge": [...],
     "actions": [...]}``, the reference's gold goals (raw ``vh_goal`` items, deduplicated)
-    and its name map under the string-hash seed ``seed`` (built once, then read from the
-    cache)."""
+    and its name map under the string-hash seed :data:`HASH_SEED` (built once, then read
+    from the cache)."""
     stamp = {
         "format": "planproof.virtualhome_reference_goals",
         "version": RULE_VERSION,
-        "hash_seed": seed,
+        "hash_seed": HASH_SEED,
         "python": f"{sys.version_info.major}.{sys.version_info.minor}",
         "wheel": WHEEL_NAME,
         "wheel_sha256": WHEEL_SHA256,
     }
-    name = GOALS_FILE if seed == HASH_SEED else GOALS_FILE.replace(".json", f".seed{seed}.json")
-    doc = cached_json(cache_dir() / "eai" / name, stamp, lambda: _build_in_child(seed))
+    doc = cached_json(cache_dir() / "eai" / GOALS_FILE, stamp, lambda: build_in_child(HASH_SEED))
     tasks: dict[str, dict[str, Any]] = doc["tasks"]
     return tasks

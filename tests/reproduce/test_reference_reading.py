@@ -1,0 +1,135 @@
+"""The reference reading of ``planproof reproduce eai`` (planproof scoring a published file by
+the reference's own rules) equals the reference code's figures, and the corrections table
+accounts for the whole gap between the two readings, on the real published files."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
+from planproof.data import DataUnavailableError
+from planproof.data.paper_eai import paper_figure
+from planproof.data.published import MODELS, PublishedFile, published_files
+from planproof.data.reference_figures import reference_figures
+from planproof.metrics.goal_interpretation import GOAL_TYPES
+from planproof.metrics.reference_goal_interpretation import (
+    ReferenceGoalCounts,
+    count_answer,
+    reference_json,
+    summarize_reference,
+)
+from planproof.runs.published_sweep import Cell, evaluate_cell, figures
+from tests.helpers import needed_resource
+
+GPT4O = "gpt-4o-2024-05-13"
+GI = "goal-interpretation"
+
+
+@pytest.fixture(scope="module")
+def gi_files() -> list[PublishedFile]:
+    files = needed_resource(published_files, DataUnavailableError, "published EAI outputs")
+    return [f for f in files if f.module == GI]
+
+
+def _read(f: PublishedFile, gold: Mapping[str, Any]) -> list[ReferenceGoalCounts]:
+    rows = json.loads(f.path.read_text(encoding="utf-8"))
+    return [count_answer(r["identifier"], r["llm_output"], gold[r["identifier"]]) for r in rows]
+
+
+def _equal(figs: Mapping[str, float], stored: Mapping[str, float]) -> bool:
+    return all(abs(figs[k] - v) < 5e-4 for k, v in stored.items())
+
+
+def _paper_row(figs: Mapping[str, float]) -> bool:
+    """Do the figures round to Table 9's GPT-4o row, every one of them?"""
+    for name, value in figs.items():
+        paper = paper_figure(MODELS[GPT4O], GI, name)
+        if paper is not None and round(value, 1) != paper.value:
+            return False
+    return True
+
+
+@pytest.mark.data
+def test_goal_interpretation_reading_equals_the_reference_on_every_file(
+    gi_files: list[PublishedFile],
+) -> None:
+    """All 12 figures of all 15 files equal the reference code's to the 4th decimal, under
+    the hash seed the stored run had: the name map of seed 2 (the reading's, the paper's)
+    or of seed 0. Only one task's counts depend on the seed (1083_2: which of two pots
+    ``pot`` names), and GPT-4o's overall F1 is the paper's under seed 2 only."""
+    from planproof.simulators.virtualhome.reference_goals import build_in_child, reference_goals
+
+    seed2, seed0 = reference_goals(), build_in_child(0)["tasks"]
+    stored = reference_figures()["modules"][GI]
+    seed_dependent: set[str] = set()
+    for f in gi_files:
+        mine, other = _read(f, seed2), _read(f, seed0)
+        seed_dependent |= {a.identifier for a, b in zip(mine, other, strict=True) if a != b}
+        figs = [figures(GI, summarize_reference(x)) for x in (mine, other)]
+        assert any(_equal(x, stored[f.model]["figures"]) for x in figs), f.model
+        if f.model == GPT4O:  # Table 9's GPT-4o row is seed 2's, to its last digit
+            assert _equal(figs[0], stored[f.model]["figures"])
+            assert _paper_row(figs[0]) and not _paper_row(figs[1])
+    assert seed_dependent == {"1083_2"}
+
+
+def test_reference_json_reads_as_the_reference_cleans() -> None:
+    assert reference_json("```json\n{'node goals': []}\n```") == {"node goals": []}
+    assert reference_json('{"a": 1, "a": 2}<|eot_id|>') == {"a": 2}
+    with pytest.raises(ValueError):
+        reference_json('{"edge goals": []}}')  # Command R's extra brace: not read there
+
+
+def test_counting_rules_on_minimal_answers() -> None:
+    """Each quirk on a minimal answer: an action alternative matched twice (FN −1), an
+    unknown name dropped, a malformed state counted, a bare action name a format error."""
+    gold = {
+        "names": {"light": 245, "character": 65},
+        "node": [{"id": 245, "class_name": "light", "state": "ON"}],
+        "edge": [],
+        "actions": ["RINSE|WASH"],
+    }
+    text = json.dumps(
+        {
+            "node goals": [
+                {"name": "light", "state": "ON"},
+                {"name": "light", "state": ["OFF"]},
+                {"name": "unicorn", "state": "ON"},
+            ],
+            "edge goals": [],
+            "action goals": [{"action": "wash"}, {"action": "RINSE"}, "SLEEP"],
+        }
+    )
+    got = count_answer("t", text, gold)
+    assert got.read
+    assert got.counts["state"] == (1, 1, 0)
+    assert got.counts["action"] == (2, 0, -1)
+    assert got.hallucinations == 1 and got.format_errors == 1
+    assert not count_answer("t", "{", gold).read
+
+
+@pytest.mark.data
+def test_corrections_account_for_the_whole_gap_on_every_file(
+    gi_files: list[PublishedFile],
+) -> None:
+    """On every goal-interpretation file, the corrections of all classes sum to planproof's
+    counts minus the reference reading's, per count, and no pair is unexplained."""
+    for f in gi_files:
+        r = evaluate_cell(Cell(f.model, GI, "virtualhome", str(f.path)))
+        s = r["summary"]
+        table = s["corrections"]
+        assert table["unexplained"] == 0, (f.model, table)
+        for i, key in enumerate(("tp", "fp", "fn")):
+            own = sum(s["goal_evaluation"][k][key] for k in GOAL_TYPES)
+            ref = sum(s["reference_reading"]["goal_evaluation"][k][key] for k in GOAL_TYPES)
+            assert sum(c[key] for c in table["classes"].values()) == own - ref, (f.model, key)
+            per_task = sum(
+                t["counts"][k][i] - t["reference"]["counts"][k][i]
+                for t in r["tasks"]
+                for k in GOAL_TYPES
+                if k in t["counts"]
+            )
+            assert per_task == own - ref
