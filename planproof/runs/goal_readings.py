@@ -65,23 +65,24 @@ def failed_both(task: Any, message: str) -> GoalReadings:
     return GoalReadings(own, ref, moved)
 
 
-def corrections_table(corrections: Sequence[Correction]) -> dict[str, Any]:
-    """Per class: the (task, goal type) pairs, distinct tasks and the true positives,
-    false positives and false negatives it moves (planproof's minus the reference
-    reading's); ``total`` sums them (the whole gap), ``unexplained`` counts the pairs no
-    class explains."""
+def corrections_table(
+    corrections: Sequence[Any], deltas: Sequence[str] = ("tp", "fp", "fn")
+) -> dict[str, Any]:
+    """Per class (each correction's ``cls``): the corrections (``pairs``), the distinct
+    tasks and the counts it moves (``deltas``, attributes of a correction: planproof's
+    reading minus the reference reading's); ``total`` sums them (the whole gap),
+    ``unexplained`` counts the corrections no class explains."""
     by: dict[str, dict[str, Any]] = {}
     tasks: dict[str, set[str]] = {}
     for c in corrections:
-        row = by.setdefault(c.cls, {"pairs": 0, "tasks": 0, "tp": 0, "fp": 0, "fn": 0})
+        row = by.setdefault(c.cls, {"pairs": 0, "tasks": 0, **dict.fromkeys(deltas, 0)})
         row["pairs"] += 1
-        row["tp"] += c.tp
-        row["fp"] += c.fp
-        row["fn"] += c.fn
+        for d in deltas:
+            row[d] += getattr(c, d)
         tasks.setdefault(c.cls, set()).add(c.identifier)
     for cls, row in by.items():
         row["tasks"] = len(tasks[cls])
-    total = {k: sum(r[k] for r in by.values()) for k in ("pairs", "tp", "fp", "fn")}
+    total = {k: sum(r[k] for r in by.values()) for k in ("pairs", *deltas)}
     total["tasks"] = len({c.identifier for c in corrections})
     return {
         "classes": dict(sorted(by.items(), key=lambda kv: (-kv[1]["pairs"], kv[0]))),

@@ -136,6 +136,10 @@ def _scoring(cell: Cell) -> _Scoring:
         from planproof.runs import goal_readings as gr
 
         return (gr.score_both, gr.failed_both, gr.summarize_both, gr.verdicts_both)
+    if cell.module == "action-sequencing" and cell.repeated == "steps":
+        from planproof.runs import action_readings as ar
+
+        return (ar.score_both, ar.failed_both, ar.summarize_both, ar.verdicts_both)
     if cell.module == "action-sequencing":
         from planproof.metrics import action_sequencing as m
 

@@ -27,9 +27,14 @@ from typing import Any
 
 from planproof.data.cache import DataUnavailableError, cache_dir, cached_json
 from planproof.data.eai_wheel import WHEEL_NAME, WHEEL_SHA256, ensure_wheel, open_wheel
-from planproof.simulators.virtualhome.convert import GOALS_MEMBER, GRAPH_DIR, ID2TASK_MEMBER
+from planproof.simulators.virtualhome.convert import (
+    GOALS_MEMBER,
+    GRAPH_DIR,
+    ID2TASK_MEMBER,
+    SCRIPT_DIR,
+)
 
-RULE_VERSION = 1
+RULE_VERSION = 3
 """Bump when the rule below changes: the cached file is rebuilt."""
 HASH_SEED = 2
 """The ``PYTHONHASHSEED`` under which the reference's goal-interpretation figures are the
@@ -60,13 +65,11 @@ def _edge(edge: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def relevant_name_map(init: Mapping[str, Any], final: Mapping[str, Any]) -> dict[str, int]:
-    """class name → id as the reference's goal-interpretation scorer builds it for these
-    graphs, under *this* interpreter's string-hash seed: the same strings put in sets in
-    the same order, the same differences and union, the last of a class name winning."""
-    names = {int(n["id"]): str(n["class_name"]) for n in init["nodes"]}
-    for n in final["nodes"]:
-        names.setdefault(int(n["id"]), str(n["class_name"]))
+def _diffs(
+    init: Mapping[str, Any], final: Mapping[str, Any]
+) -> dict[str, tuple[list[str], list[str]]]:
+    """``filter_unique_subdicts``: per key, the string forms only in the initial graph and
+    only in the final one, in the order the reference's sets iterate them."""
     diffs: dict[str, tuple[list[str], list[str]]] = {}
     for key, form in (("nodes", _sorted_node), ("edges", _edge)):
         set_a: set[str] = set()
@@ -76,6 +79,40 @@ def relevant_name_map(init: Mapping[str, Any], final: Mapping[str, Any]) -> dict
         for d in final[key]:
             set_b.add(str(form(d)))
         diffs[key] = (list(set_a - set_b), list(set_b - set_a))
+    return diffs
+
+
+def symbolic_name_map(init: Mapping[str, Any], final: Mapping[str, Any]) -> dict[str, int]:
+    """class name → id as action sequencing's ``relevant_name_to_id`` (``MotionPlanner.
+    get_symbolic_goal_nl``) builds it, under *this* interpreter's string-hash seed: sets
+    of ids filled in the order the string sets iterate, the last of a class name winning."""
+    names = {int(n["id"]): str(n["class_name"]) for n in init["nodes"]}
+    diffs = _diffs(init, final)
+    existing: set[int] = set()
+    added: set[int] = set()
+    for side in (0, 1):
+        for text in diffs["nodes"][side]:
+            existing.add(_field(text, "id"))
+    for side in (0, 1):
+        for text in diffs["edges"][side]:
+            added.add(_field(text, "from_id"))
+            added.add(_field(text, "to_id"))
+    added = added - existing
+    out: dict[str, int] = {}
+    for nid in existing.union(added):
+        if nid in names:
+            out[names[nid]] = nid
+    return out
+
+
+def relevant_name_map(init: Mapping[str, Any], final: Mapping[str, Any]) -> dict[str, int]:
+    """class name → id as the reference's goal-interpretation scorer builds it for these
+    graphs, under *this* interpreter's string-hash seed: the same strings put in sets in
+    the same order, the same differences and union, the last of a class name winning."""
+    names = {int(n["id"]): str(n["class_name"]) for n in init["nodes"]}
+    for n in final["nodes"]:
+        names.setdefault(int(n["id"]), str(n["class_name"]))
+    diffs = _diffs(init, final)
     existing: set[tuple[str, int]] = set()
     added: set[tuple[str, int]] = set()
     for side in (0, 1):
@@ -103,6 +140,24 @@ def _field(text: str, key: str) -> int:
     return int(text[start:end])
 
 
+def gold_script(text: str) -> list[str]:
+    """The gold script as the reference compares an answer with it (``extract_script``
+    and ``reformat_actions``): its ``[`` lines, each ``(scene.id)`` made ``(id)``."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        if not line.startswith("["):
+            continue
+        parts = line.strip().split()
+        words = [parts[0]]
+        for part in parts[1:]:
+            if "(" in part and ")" in part:
+                words.append("(" + part.split(".")[-1][:-1] + ")")
+            else:
+                words.append(part)
+        out.append(" ".join(words))
+    return out
+
+
 def _dedup(items: list[Any]) -> list[Any]:
     """``remove_duplicate_dicts``: the last of equal items kept, at its first position."""
     out: dict[str, Any] = {}
@@ -124,6 +179,9 @@ def build_maps() -> dict[str, Any]:
             edge = [g for g in vh["goal"] if {"from_id", "to_id", "relation_type"} <= g.keys()]
             tasks[tid] = {
                 "names": relevant_name_map(graphs["init_graph"], graphs["final_graph"]),
+                "action_names": symbolic_name_map(graphs["init_graph"], graphs["final_graph"]),
+                "action_order": list(set(vh["actions"])),  # this interpreter's set order
+                "gold_script": gold_script(w.read_text(f"{SCRIPT_DIR}file{tid}.txt")),
                 "node": _dedup(node),
                 "edge": _dedup(edge),
                 "actions": sorted(set(vh["actions"])),
