@@ -78,9 +78,13 @@ def _cache_dir() -> Path:
     return cache_dir() / "reproduce"
 
 
-def score_cells(cells: Sequence[Any], args: argparse.Namespace) -> list[dict[str, Any]]:
+def score_cells(
+    cells: Sequence[Any], args: argparse.Namespace, failures: list[str] | None = None
+) -> list[dict[str, Any]]:
     """Every cell's result: read from the cache, or scored through the executor (with a
-    progress bar on a terminal) and written to the cache as it finishes."""
+    progress bar on a terminal) and written to the cache as it finishes. A cell that fails
+    (a corrupt or truncated file: the message names it) is left out with a warning and
+    added to ``failures``; the other cells are scored."""
     from planproof.commands.progress import progress_bar
     from planproof.data.cache import atomic_write_text
     from planproof.runs.published_sweep import Shard, evaluate_job, merge_shards
@@ -120,6 +124,9 @@ def score_cells(cells: Sequence[Any], args: argparse.Namespace) -> list[dict[str
                     finished(members[0], outcome.value)
                     return
                 for i, part in zip(members, outcome.value, strict=True):
+                    if "error" in part:
+                        failed.setdefault(i, f"{cells[i].module} {cells[i].model}: {part['error']}")
+                        continue
                     parts[i].append(part)
                     if len(parts[i]) == job.count and i not in failed:
                         finished(i, merge_shards(cells[i], parts[i]))
@@ -129,9 +136,10 @@ def score_cells(cells: Sequence[Any], args: argparse.Namespace) -> list[dict[str
                 atomic_write_text(_cache_dir() / f"{keys[i]}.json", json.dumps(value))
 
             executor.map(evaluate_job, [job for job, _ in jobs], on_done=done)
-    failures = [failed[i] for i in sorted(failed)]
-    for f in failures:
-        print(f"planproof: warning: a cell failed and is left out: {f}", file=sys.stderr)
+    for i in sorted(failed):
+        print(f"planproof: warning: a cell failed and is left out: {failed[i]}", file=sys.stderr)
+        if failures is not None:
+            failures.append(failed[i])
     return [results[i] for i in sorted(results)]
 
 
@@ -166,9 +174,9 @@ def _jobs(cells: Sequence[Any], todo: Sequence[int]) -> list[tuple[Any, list[int
     return jobs
 
 
-def _reference_lookup() -> tuple[Any, list[str]]:
+def _reference_lookup(wanted: Sequence[str] = ()) -> tuple[Any, list[str]]:
     """A (module, model, figure) → value lookup over the reference's stored figures, and
-    a note when there are none."""
+    the notes on them for the modules ``wanted`` (all when empty)."""
     try:
         from planproof.data import reference_figures as rf
 
@@ -179,7 +187,7 @@ def _reference_lookup() -> tuple[Any, list[str]]:
             "column is empty (benchmarks/differential_published.py --write-figures makes them)"
         ]
     modules = doc.get("modules", {}) if isinstance(doc, dict) else {}
-    partial = list(rf.partial_cells().values())
+    partial = [n for m, n in rf.partial_cells().items() if not wanted or m in wanted]
 
     def lookup(module: str, model: str, fig: str) -> float | None:
         cell = modules.get(module, {}).get(model)
@@ -294,7 +302,7 @@ def build(
     from planproof.report.leaderboard import JSON_LOADS, TM_COUNTING, rows_for, taus, user_row
     from planproof.runs.published_sweep import figures
 
-    reference, notes = _reference_lookup()
+    reference, notes = _reference_lookup(modules)
     sampled = _sampled_lookup()
 
     def paper(name: str, module: str, fig: str) -> float | None:
@@ -445,10 +453,12 @@ def run(args: argparse.Namespace) -> int:
             models.append(stem)
     user = _user_runs(args.run)
     cells = published_cells(args.modules, models, planner=not args.no_planner)
-    results = score_cells(cells, args)
+    failures: list[str] = []
+    results = score_cells(cells, args, failures)
     if not results:
         raise BadInput("no published file could be scored (see the warnings above)")
     sections, tau_rows, notes = build(results, user, args.modules, models)
+    notes += [f"a cell failed and is left out: {f}" for f in failures]
     try:
         args.output.mkdir(parents=True, exist_ok=True)
         fixes = corrections(results, models)
@@ -461,6 +471,7 @@ def run(args: argparse.Namespace) -> int:
                 for r in results
             },
             "notes": notes,
+            "failed_cells": failures,
         }
         (args.output / "reproduce.json").write_text(json.dumps(doc, indent=1), encoding="utf-8")
         (args.output / "report.html").write_text(

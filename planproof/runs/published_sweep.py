@@ -193,7 +193,12 @@ def _transition_modeling(cell: Cell) -> tuple[dict[str, Any], list[dict[str, Any
     from planproof.pddl.eai import load_eai_pddl
 
     data = load_eai_pddl(cell.dataset)
-    rows = json.loads(Path(cell.path).read_text(encoding="utf-8"))
+    try:
+        rows = json.loads(Path(cell.path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise PublishedFileError(f"{cell.path}: not a readable JSON file: {exc}") from None
+    if not isinstance(rows, list):
+        raise PublishedFileError(f"{cell.path}: not a JSON list of answers")
     report = evaluate_responses(
         data, rows, engine=TM_ENGINE, timeout=TM_TIMEOUT, run_planner=cell.planner
     )
@@ -212,6 +217,11 @@ _SCORERS: dict[str, Callable[[Cell], tuple[dict[str, Any], list[dict[str, Any]]]
     "subgoal-decomposition": _by_task,
     "transition-modeling": _transition_modeling,
 }
+
+
+class PublishedFileError(ValueError):
+    """A published answers file that cannot be read as a whole (corrupt, truncated, not a
+    list): its cell is left out, the message names the file, the other cells go on."""
 
 
 SHARDED = frozenset({"subgoal-decomposition"})
@@ -245,10 +255,18 @@ def evaluate_shard(shard: Shard) -> list[dict[str, Any]]:
     """Per cell of the shard: the file's facts, the slice's ``(position, result)`` pairs
     and the seconds spent (plain data and result dataclasses, picklable)."""
     out: list[dict[str, Any]] = []
+    from planproof.interface.responses import ResponsesFileError
+
     for cell in shard.cells:
         start = time.perf_counter()
         score, failed, _, _ = _scoring(cell)
-        facts, scored = _score_file(cell, score, failed, lambda i: i % shard.count == shard.index)
+        try:
+            facts, scored = _score_file(
+                cell, score, failed, lambda i: i % shard.count == shard.index
+            )
+        except (ResponsesFileError, PublishedFileError, OSError) as exc:  # this file only
+            out.append({"error": f"{cell.path}: {exc}" if cell.path not in str(exc) else str(exc)})
+            continue
         out.append({"facts": facts, "results": scored, "seconds": time.perf_counter() - start})
     return out
 
