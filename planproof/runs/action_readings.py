@@ -86,12 +86,11 @@ def classify(own: Any, ref: Any) -> str:
 
 def _same(own: Any, ref: Any) -> bool:
     """Same verdict: evaluated, success, executability and error type."""
-    err = {"predicate_argument_number": "argument_count"}.get(own.error_type, own.error_type)
     return (
         ref.evaluated
         and own.success == ref.success
         and own.executable == ref.executable
-        and err == ref.error
+        and own.error_type == ref.error
     )
 
 

@@ -133,3 +133,93 @@ def test_corrections_account_for_the_whole_gap_on_every_file(
                 if k in t["counts"]
             )
             assert per_task == own - ref
+
+
+# ----------------------------------------------------------------- action sequencing
+AS = "action-sequencing"
+
+
+@pytest.fixture(scope="module")
+def as_files() -> list[PublishedFile]:
+    files = needed_resource(published_files, DataUnavailableError, "published EAI outputs")
+    return [f for f in files if f.module == AS]
+
+
+def _as_read(f: PublishedFile, every: int = 1) -> dict[str, Any]:
+    from planproof.metrics.reference_action_sequencing import score_answer
+    from planproof.runs.modules import load_tasks
+    from planproof.simulators.virtualhome.reference_goals import reference_goals
+
+    tasks = {t.identifier: t for t in load_tasks("virtualhome")}
+    gold = reference_goals()
+    rows = json.loads(f.path.read_text(encoding="utf-8"))[::every]
+    return {
+        r["identifier"]: score_answer(
+            tasks[r["identifier"]], r["llm_output"], gold[r["identifier"]]
+        )
+        for r in rows
+    }
+
+
+@pytest.mark.data
+def test_action_sequencing_grammar_figures_equal_the_reference_on_every_stored_cell(
+    as_files: list[PublishedFile],
+) -> None:
+    """The reference reading's grammar figures (parsing, hallucination, argument count: its
+    parser, ``valid_actions``, name map and argument rule, no simulator involved) equal the
+    reference code's on all 15 stored cells (whole files for Claude-3 Haiku and Opus,
+    every 6th task for the others), and its gold test leaves out the same 37 tasks."""
+    from planproof.metrics.reference_action_sequencing import summarize_reference
+
+    stored = reference_figures()["modules"][AS]
+    for f in as_files:
+        every = stored[f.model].get("sample", {}).get("every", 1)
+        read = _as_read(f, every)
+        figs = figures(AS, summarize_reference(list(read.values())))
+        for name in ("parsing", "hallucination", "argument_count"):
+            assert abs(figs[name] - stored[f.model]["figures"][name]) < 5e-4, (f.model, name)
+        if every == 1:
+            assert sum(not r.evaluated for r in read.values()) == 37
+
+
+@pytest.mark.data
+def test_action_sequencing_pipeline_rules_on_real_answers(as_files: list[PublishedFile]) -> None:
+    """The issue's examples: Claude-3 Haiku's 511_1 and 616_1 equal the gold script
+    (executable, never successful, no goal met); Llama 3 8B's ``"LIE": [""]`` in 509_2 is a
+    hallucination (the empty name is not in the map), an argument-count error for
+    planproof."""
+    from planproof.metrics.action_sequencing import evaluate_response
+    from planproof.runs.modules import load_tasks
+
+    by = {f.model: f for f in as_files}
+    haiku = _as_read(by["claude-3-haiku-20240307"])
+    for t in ("511_1", "616_1"):
+        assert haiku[t].shortcut and haiku[t].executable and not haiku[t].success
+        assert all(m == 0 for m, _ in haiku[t].goals.values())
+    llama = by["llama-3-8b-chat"]
+    assert _as_read(llama)["509_2"].error == "hallucination"
+    rows = {r["identifier"]: r for r in json.loads(llama.path.read_text(encoding="utf-8"))}
+    task = next(t for t in load_tasks("virtualhome") if t.identifier == "509_2")
+    own = evaluate_response(task, rows["509_2"]["llm_output"], "virtualhome")
+    assert own.error_type == "argument_count"
+
+
+@pytest.mark.data
+def test_action_sequencing_corrections_account_for_the_whole_gap(
+    as_files: list[PublishedFile],
+) -> None:
+    """On every file the per-class corrections sum to planproof's tasks evaluated,
+    successful and executable minus the reference reading's, and none is unexplained."""
+    for f in as_files:
+        r = evaluate_cell(Cell(f.model, AS, "virtualhome", str(f.path)))
+        s, table = r["summary"], r["summary"]["corrections"]
+        assert table["unexplained"] == 0, (f.model, table)
+        ref = s["reference_reading"]["counts"]
+        own = {
+            "evaluated": len(r["tasks"]),
+            "success": sum(t["success"] for t in r["tasks"]),
+            "executable": sum(t["executable"] for t in r["tasks"]),
+        }
+        for key in ("evaluated", "success", "executable"):
+            moved = sum(c[key] for c in table["classes"].values())
+            assert moved == own[key] - ref[key] == table["total"][key], (f.model, key)
