@@ -286,8 +286,82 @@ def _user_runs(paths: Sequence[Path]) -> list[tuple[str, str, dict[str, Any]]]:
             if dataset != "virtualhome":
                 raise BadInput(f"{path}: dataset {dataset!r}; the paper's tables are VirtualHome")
             label = str(summary.get("model") or path.parent.name)
-            out.append((module, label, summary))
+            out.append((module, label, {**summary, "_path": str(path.parent)}))
     return out
+
+
+def _user_tasks(paths: Sequence[Path]) -> list[tuple[str, str, list[dict[str, Any]]]]:
+    """(module, label, per-task results) for the user's runs that hold ``results.jsonl``
+    beside their summary (bad lines are skipped, as the report skips them)."""
+    from planproof.report.load import ReportError, read_jsonl
+
+    out: list[tuple[str, str, list[dict[str, Any]]]] = []
+    for module, label, summary in _user_runs(paths):
+        where = Path(str(summary.get("_path", "")))
+        notes: list[str] = []
+        try:
+            rows = read_jsonl(where / "results.jsonl", notes) if where.parts else None
+        except ReportError as exc:
+            raise BadInput(str(exc)) from None
+        if rows:
+            out.append((module, label, rows))
+    return out
+
+
+def task_comparisons(results: Sequence[Mapping[str, Any]], paths: Sequence[Path]) -> list[Any]:
+    """Each user run against every published model of its module, task by task."""
+    from planproof.data.published import MODELS
+    from planproof.report.task_compare import compare
+
+    out = []
+    for module, label, rows in _user_tasks(paths):
+        for r in results:
+            cell = r["cell"]
+            if cell["module"] == module and cell.get("repeated", "steps") == "steps":
+                name = MODELS.get(cell["model"], cell["model"])
+                out.append(compare(module, label, rows, name, r["tasks"]))
+    return out
+
+
+def write_task_dirs(results: Sequence[Mapping[str, Any]], root: Path) -> list[Path]:
+    """Per published model and module scored task by task, an evaluate-style directory
+    (``summary.json``, ``results.jsonl`` with each task's record and its reference reading,
+    ``responses.jsonl`` with the published answer) under ``root``: ``planproof report`` on
+    it gives the per-task drill-down, as for a run."""
+    from planproof.data.published import MODELS
+
+    written: list[Path] = []
+    for r in results:
+        cell = r["cell"]
+        records = [t["record"] for t in r["tasks"] if isinstance(t.get("record"), dict)]
+        if not records or cell.get("repeated", "steps") != "steps":
+            continue
+        out = root / f"{cell['module']}-{cell['dataset']}" / cell["model"]
+        out.mkdir(parents=True, exist_ok=True)
+        summary = {
+            **r["summary"],
+            "module": cell["module"],
+            "dataset": cell["dataset"],
+            "model": MODELS.get(cell["model"], cell["model"]),
+            "source": cell["path"],
+        }
+        (out / "summary.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
+        lines = "".join(json.dumps(x) + "\n" for x in records)
+        (out / "results.jsonl").write_text(lines, encoding="utf-8")
+        try:
+            answers = json.loads(Path(cell["path"]).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            answers = []
+        kept = [
+            {"identifier": a.get("identifier"), "llm_output": a.get("llm_output")}
+            for a in answers
+            if isinstance(a, dict)
+        ]
+        (out / "responses.jsonl").write_text(
+            "".join(json.dumps(x) + "\n" for x in kept), encoding="utf-8"
+        )
+        written.append(out)
+    return written
 
 
 def build(
@@ -435,6 +509,31 @@ def _print(
     console.print(table)
 
 
+def _print_comparisons(rows: Sequence[Any]) -> None:
+    if not rows:
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="Your runs, task by task (success; goal interpretation: F1)")
+    for col in ("your run", "module", "published model", "tasks", "both", "yours only"):
+        table.add_column(col)
+    table.add_column("model only")
+    table.add_column("neither")
+    for r in rows:
+        table.add_row(
+            r.user,
+            r.module,
+            r.model,
+            str(r.shared),
+            str(r.both),
+            str(r.user_only),
+            str(r.model_only),
+            str(r.neither),
+        )
+    Console().print(table)
+
+
 def run(args: argparse.Namespace) -> int:
     from planproof.data.published import MODELS
     from planproof.report.leaderboard import as_plain, corrections_plain, render_html
@@ -462,6 +561,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         args.output.mkdir(parents=True, exist_ok=True)
         fixes = corrections(results, models)
+        compared = task_comparisons(results, args.run)
+        task_dirs = write_task_dirs(results, args.output / "tasks")
         doc = {
             "sections": {k: as_plain(v) for k, v in sections.items()},
             "corrections": {k: corrections_plain(v) for k, v in fixes.items()},
@@ -472,10 +573,20 @@ def run(args: argparse.Namespace) -> int:
             },
             "notes": notes,
             "failed_cells": failures,
+            "task_comparison": [c.to_dict() for c in compared],
+            "task_dirs": [str(p) for p in task_dirs],
         }
         (args.output / "reproduce.json").write_text(json.dumps(doc, indent=1), encoding="utf-8")
         (args.output / "report.html").write_text(
-            render_html(sections, notes, tau_rows, fixes), encoding="utf-8"
+            render_html(
+                sections,
+                notes,
+                tau_rows,
+                corrections=fixes,
+                compared=compared,
+                task_dirs=args.output / "tasks" if task_dirs else None,
+            ),
+            encoding="utf-8",
         )
     except OSError as exc:
         raise BadInput(f"cannot write to {args.output}: {exc}") from None
@@ -483,6 +594,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(doc, indent=1))
         return 0
     _print(sections, tau_rows, args.all_figures, fixes)
+    _print_comparisons(compared)
     for n in notes:
         print(f"note: {n}")
     print(f"report: {args.output / 'report.html'}, tables: {args.output / 'reproduce.json'}")

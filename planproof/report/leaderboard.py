@@ -307,7 +307,10 @@ def render_html(
     modules: Mapping[str, Sequence[Row]],
     notes: Sequence[str] = (),
     tau_rows: Sequence[Tau] = (),
+    *,
     corrections: Mapping[str, Sequence[CorrectionRow]] | None = None,
+    compared: Sequence[Any] = (),
+    task_dirs: Any = None,
 ) -> str:
     """The whole page: per module, its tables (paper | reference | planproof), a
     leaderboard chart of the headline figure and, for trajectory modules, the error
@@ -330,6 +333,16 @@ def render_html(
         parts.append(
             "<h2>Notes</h2><ul>" + "".join(f"<li>{escape(n)}</li>" for n in notes) + "</ul>"
         )
+    if task_dirs is not None:
+        parts.append(
+            "<p>Task by task, per published model (both readings, the answer, the replayed "
+            f"trace): <code>planproof report {escape(str(task_dirs))}</code>, or one "
+            "model's directory under it.</p>"
+        )
+    if compared:
+        from planproof.report.task_compare import comparisons_html
+
+        parts.append(str(comparisons_html(compared)))
     for module, rows in modules.items():
         if not rows:
             continue

@@ -144,6 +144,23 @@ def summarize_both(results: Sequence[ActionReadings]) -> dict[str, Any]:
     return summary
 
 
+def _reading_facts(r: ActionReadings) -> dict[str, str]:
+    """The reference reading of one task, in words, for the report's drill-down."""
+    ref = r.reference
+    if not ref.evaluated:
+        verdict = "left out (the reference's gold test)"
+    else:
+        verdict = ", ".join(
+            (
+                "executable" if ref.executable else "not executable",
+                "successful" if ref.success else "not successful",
+                f"error: {ref.error}" if ref.error else "no error",
+                *(["equal to the gold script, not simulated"] if ref.shortcut else []),
+            )
+        )
+    return {"verdict": verdict, "correction": r.correction.cls if r.correction else ""}
+
+
 def verdicts_both(results: Sequence[ActionReadings]) -> list[dict[str, Any]]:
     """Each task's verdict in both readings and its correction."""
     out: list[dict[str, Any]] = []
@@ -157,6 +174,7 @@ def verdicts_both(results: Sequence[ActionReadings]) -> list[dict[str, Any]]:
                 "error": own.error_type,
                 "reference": r.reference.to_dict(),
                 "correction": r.correction.to_dict() if r.correction else None,
+                "record": {**r.planproof.to_dict(), "reference_reading": _reading_facts(r)},
             }
         )
     return out

@@ -103,6 +103,18 @@ def summarize_both(results: Sequence[GoalReadings]) -> dict[str, Any]:
     return summary
 
 
+def _reading_facts(r: GoalReadings) -> dict[str, str]:
+    """The reference reading of one task, in words, for the report's drill-down."""
+    if not r.reference.read:
+        counts = "not read (json.loads fails): left out of every count"
+    else:
+        counts = "; ".join(
+            f"{k} TP {tp} / FP {fp} / FN {fn}" for k, (tp, fp, fn) in r.reference.counts.items()
+        )
+    fixes = ", ".join(f"{c.cls} ({c.goal_type})" for c in r.corrections)
+    return {"counts": counts, "correction": fixes}
+
+
 def verdicts_both(results: Sequence[GoalReadings]) -> list[dict[str, Any]]:
     """Each task's counts in both readings and its corrections."""
     out: list[dict[str, Any]] = []
@@ -118,6 +130,7 @@ def verdicts_both(results: Sequence[GoalReadings]) -> list[dict[str, Any]]:
                     "counts": {k: list(v) for k, v in r.reference.counts.items()},
                 },
                 "corrections": [c.to_dict() for c in r.corrections],
+                "record": {**r.planproof.to_dict(), "reference_reading": _reading_facts(r)},
             }
         )
     return out

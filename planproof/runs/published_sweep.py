@@ -158,7 +158,7 @@ def _scoring(cell: Cell) -> _Scoring:
             sd.evaluate_subgoal_response,
             lambda t, msg: sd.grammar_error_result(t, SubgoalError(ErrorKind.PARSING, msg)),
             sd.summarize,
-            lambda rs: [_trajectory(r.trajectory) for r in rs],
+            lambda rs: [{**_trajectory(r.trajectory), "record": r.to_dict()} for r in rs],
         )
     raise ValueError(f"{cell.module} is not scored task by task")
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -223,3 +224,39 @@ def test_action_sequencing_corrections_account_for_the_whole_gap(
         for key in ("evaluated", "success", "executable"):
             moved = sum(c[key] for c in table["classes"].values())
             assert moved == own[key] - ref[key] == table["total"][key], (f.model, key)
+
+
+@pytest.mark.data
+def test_task_dirs_and_a_user_run_compared_task_by_task(
+    as_files: list[PublishedFile],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``reproduce eai`` writes a per-task directory per published model (its drill-down
+    in ``planproof report``, with the reference reading of each task), and a user's run of
+    GPT-4o's own published answers matches GPT-4o task by task: no task where one side
+    succeeds alone; against another model, the differing tasks are counted."""
+    from planproof.cli import main
+
+    monkeypatch.setenv("PLANPROOF_CACHE_DIR", str(tmp_path / "cache"))
+    gpt4o = next(f for f in as_files if f.model == GPT4O)
+    user = tmp_path / "mine" / "action-sequencing-virtualhome"
+    argv = ["evaluate", "action-sequencing", "--dataset", "virtualhome"]
+    assert main([*argv, "--responses", str(gpt4o.path), "--output", str(user)]) == 0
+    out = tmp_path / "out"
+    argv = ["reproduce", "eai", "--modules", AS, "--models", "GPT-4o", "Claude-3 Opus"]
+    assert main([*argv, "--run", str(user), "--workers", "1", "--output", str(out)]) == 0
+    doc = json.loads((out / "reproduce.json").read_text(encoding="utf-8"))
+    rows = {c["model"]: c for c in doc["task_comparison"]}
+    same, other = rows[MODELS[GPT4O]], rows["Claude-3 Opus"]
+    assert same["shared"] == 342 and same["user_only"] == same["model_only"] == 0
+    assert other["user_only"] + other["model_only"] > 0
+    assert same["both"] + same["neither"] == 342
+    task_dir = out / "tasks" / "action-sequencing-virtualhome" / GPT4O
+    records = [json.loads(x) for x in (task_dir / "results.jsonl").read_text().splitlines()]
+    assert len(records) == 342 and all("reference_reading" in r for r in records)
+    page = tmp_path / "drill.html"
+    assert main(["report", str(task_dir), "--output", str(page)]) == 0
+    assert "reference reading" in page.read_text(encoding="utf-8")
+    assert "Your run, task by task" in (out / "report.html").read_text(encoding="utf-8")
