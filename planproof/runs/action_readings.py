@@ -86,7 +86,7 @@ def classify(own: Any, ref: Any) -> str:
 
 def _same(own: Any, ref: Any) -> bool:
     """Same verdict: evaluated, success, executability and error type."""
-    return (
+    return bool(
         ref.evaluated
         and own.success == ref.success
         and own.executable == ref.executable

@@ -255,7 +255,7 @@ def evaluate_shard(shard: Shard) -> list[dict[str, Any]]:
     """Per cell of the shard: the file's facts, the slice's ``(position, result)`` pairs
     and the seconds spent (plain data and result dataclasses, picklable)."""
     out: list[dict[str, Any]] = []
-    from planproof.interface.responses import ResponsesFileError
+    from planproof.interface.errors import ResponsesFileError
 
     for cell in shard.cells:
         start = time.perf_counter()
