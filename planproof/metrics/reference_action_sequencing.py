@@ -204,6 +204,98 @@ def score_answer(task: Any, text: str, gold: Mapping[str, Any]) -> ReferenceTask
     return _simulate(task, gold, steps, totals, read)
 
 
+CLOSENESS_FIRST = frozenset(
+    {
+        "GRAB",
+        "OPEN",
+        "CLOSE",
+        "SWITCHON",
+        "SWITCHOFF",
+        "RINSE",
+        "WASH",
+        "SCRUB",
+        "WIPE",
+        "PUTON",
+        "PUTOFF",
+        "PLUGIN",
+        "PLUGOUT",
+        "SIT",
+        "LIE",
+    }
+)
+"""Actions whose reference executor tests that the character is close to the object before
+it tests whether the action's effect already holds (``simulator:check-order``)."""
+CHARACTER = "character.65"
+
+
+def _close(state: Any, obj: str) -> bool:
+    """The reference's "close to": next to the object, holding it, or next to something
+    that is next to it or that it is on (the executors' loose rule)."""
+    from planproof.ltl.ast import Atom, Const
+
+    c, o = Const(CHARACTER), Const(obj)
+    if any(Atom(p, (c, o)) in state for p in ("next_to", "holds_rh", "holds_lh")):
+        return True
+    near = [a.args[1] for a in state if a.pred == "next_to" and a.args and a.args[0] == c]
+    return any(Atom("obj_next_to", (x, o)) in state or Atom("ontop", (o, x)) in state for x in near)
+
+
+def _switch_without_state(state: Any, action: Any) -> bool:
+    """``SWITCHON``/``SWITCHOFF`` of an object that is neither on nor off: the reference's
+    ``SwitchExecutor`` calls it already done, an additional step (``simulator:switch-without-
+    state``)."""
+    from planproof.ltl.ast import Atom, Const
+
+    if action.name not in ("SWITCHON", "SWITCHOFF") or not action.args:
+        return False
+    o = Const(action.args[0])
+    return Atom("on", (o,)) not in state and Atom("off", (o,)) not in state
+
+
+def replay_as_reference(
+    task: Any, actions: Sequence[Any]
+) -> tuple[Any, list[int], int, str | None]:
+    """Replay ``actions`` on planproof's simulator with the reference executor's check order
+    where it is known to differ: (final state, indices of the executed steps that count as
+    executed, additional steps, error type or None). A step whose effect already holds is an
+    additional step (skipped) unless the character is not close to its object first, which
+    is a missing step (a wrong order when it was close in an earlier state, as the reference's
+    temporal-order checker says); a switch without an on/off state is an additional step."""
+    from planproof.simulators.core import ErrorKind, StepError
+
+    world = task.world
+    state = task.initial
+    keys = world.key_facts(state)
+    states = [state]
+    done: list[int] = []
+    additional = 0
+    for i, action in enumerate(actions):
+        bound = world.bind(action, i)
+        if isinstance(bound, StepError):
+            return state, done, additional, "missing_step"
+        nxt, err, nkeys = world.transition(state, keys, bound, i)
+        if err is None:
+            state, keys = nxt, nkeys
+            states.append(state)
+            done.append(i)
+            continue
+        if err.kind is ErrorKind.ADDITIONAL_STEP:
+            obj = action.args[0] if action.args else None
+            if obj is not None and action.name in CLOSENESS_FIRST and not _close(state, obj):
+                earlier = any(_close(s, obj) for s in states[:-1])
+                return state, done, additional, "wrong_order" if earlier else "missing_step"
+            additional += 1
+            continue
+        if err.kind is ErrorKind.MISSING_STEP and _switch_without_state(state, action):
+            additional += 1
+            continue
+        if err.kind is ErrorKind.AFFORDANCE:
+            return state, done, additional, "affordance"
+        earlier = any(world.precondition_holds(bound, s) for s in states[:-1])
+        return state, done, additional, "wrong_order" if earlier else "missing_step"
+    return state, done, additional, None
+
+
 def _simulate(
     task: Any,
     gold: Mapping[str, Any],
@@ -212,14 +304,14 @@ def _simulate(
     read: tuple[tuple[str, tuple[str, ...]], ...],
 ) -> ReferenceTask:
     from planproof.metrics.action_sequencing import goal_counts
-    from planproof.simulators.core import Action, ErrorKind, replay
+    from planproof.ltl.trace import Trace
+    from planproof.simulators.core import Action, Replay
     from planproof.simulators.virtualhome.convert import object_name
 
     actions = [Action(n.upper(), tuple(object_name(a, i) for a, i in args)) for n, args in steps]
-    run = replay(task.world, task.initial, actions)
-    extra = {w.index for w in run.warnings}
-    history = [_line(steps[i][0], steps[i][1]) for i in range(len(run.executed)) if i not in extra]
-    counts, _, _ = goal_counts(task, run)
+    final, done, additional, error = replay_as_reference(task, actions)
+    history = [_line(steps[i][0], steps[i][1]) for i in done]
+    counts, _, _ = goal_counts(task, Replay(Trace((final,)), (), None, (), len(actions)))
     met = {
         "state": counts["state"].met if "state" in counts else 0,
         "relation": counts["relation"].met if "relation" in counts else 0,
@@ -228,20 +320,13 @@ def _simulate(
         else 0,
     }
     success = all(met[k] == totals[k] for k in totals)
-    error = None
-    if run.first_error is not None:
-        kind = run.first_error.kind
-        error = {
-            ErrorKind.WRONG_ORDER: "wrong_order",
-            ErrorKind.AFFORDANCE: "affordance",
-        }.get(kind, "missing_step")
     return ReferenceTask(
         task.identifier,
         True,
-        run.executable,
+        error is None,
         success,
         error,
-        additional=len(run.warnings),
+        additional=additional,
         goals={k: (met[k], totals[k]) for k in totals},
         steps=read,
     )
