@@ -75,8 +75,12 @@ def classify(own: Any, ref: Any) -> str:
         return "object-outside-relevant-set"
     if ref.shortcut:
         return "gold-script-shortcut"
-    if ref.success and not ref.executable:
+    if ref.success and not ref.executable and not own.success:
         return "success-without-execution"
+    if own.executable and not ref.executable and own.warnings:
+        return "simulator:check-order"  # closeness before "already done" (the reading's rule)
+    if ref.executable and not own.executable and own.error_type == "missing_step":
+        return "simulator:switch-without-state"
     if own.success != ref.success and own.executable == ref.executable:
         return "additional-goal-action" if own.warnings else "ordered-action-goals"
     if own.error_type != ref.error and bool(own.warnings) != bool(ref.additional):
