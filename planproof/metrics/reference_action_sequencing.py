@@ -303,8 +303,8 @@ def _simulate(
     totals: Mapping[str, int],
     read: tuple[tuple[str, tuple[str, ...]], ...],
 ) -> ReferenceTask:
-    from planproof.metrics.action_sequencing import goal_counts
     from planproof.ltl.trace import Trace
+    from planproof.metrics.action_sequencing import goal_counts
     from planproof.simulators.core import Action, Replay
     from planproof.simulators.virtualhome.convert import object_name
 
