@@ -77,6 +77,29 @@ def test_goal_interpretation_reading_equals_the_reference_on_every_file(
     assert seed_dependent == {"1083_2"}
 
 
+@pytest.mark.data
+def test_goal_interpretation_reading_ranks_the_models_as_the_reference(
+    gi_files: list[PublishedFile],
+) -> None:
+    """Kendall's tau of the reference reading's model ranking against the paper's equals the
+    reference code's, for every Table 9 figure."""
+    from planproof.report.leaderboard import kendall_tau
+    from planproof.simulators.virtualhome.reference_goals import reference_goals
+
+    stored = reference_figures()["modules"][GI]
+    mine = {
+        f.model: figures(GI, summarize_reference(_read(f, reference_goals()))) for f in gi_files
+    }
+    for name in mine[GPT4O]:
+        paper = [paper_figure(MODELS[m], GI, name) for m in mine]
+        if any(p is None for p in paper):
+            continue
+        values = [p.value for p in paper if p is not None]
+        ours = kendall_tau(values, [mine[m][name] for m in mine])
+        theirs = kendall_tau(values, [stored[m]["figures"][name] for m in mine])
+        assert ours == theirs, name
+
+
 def test_reference_json_reads_as_the_reference_cleans() -> None:
     assert reference_json("```json\n{'node goals': []}\n```") == {"node goals": []}
     assert reference_json('{"a": 1, "a": 2}<|eot_id|>') == {"a": 2}
