@@ -240,6 +240,27 @@ def _close(state: Any, obj: str) -> bool:
     return any(Atom("obj_next_to", (x, o)) in state or Atom("ontop", (o, x)) in state for x in near)
 
 
+def _grab_closeness(before: Any, after: Any, obj: str) -> Any:
+    """The reference's ``GrabExecutor`` makes the character close to the *first* node the
+    grabbed object was on, else in, else close to (``simulator:grab-closeness``); planproof's
+    grab makes it next to all of them. Keep the closeness the grab added to that one node
+    only (the first by relation, then by name: the graph's edge order is not kept)."""
+    from planproof.ltl.ast import Const
+
+    c, o = Const(CHARACTER), Const(obj)
+    added = {a for a in after - before if a.pred == "next_to" and a.args[0] == c and a.args[1] != o}
+    if not added:
+        return after
+    first = None
+    for pred in ("ontop", "inside", "obj_next_to"):
+        found = sorted(a.args[1].name for a in before if a.pred == pred and a.args[0] == o)
+        if found:
+            first = found[0]
+            break
+    drop = {a for a in added if first is None or a.args[1].name != first}
+    return after - drop if drop else after
+
+
 def _switch_without_state(state: Any, action: Any) -> bool:
     """``SWITCHON``/``SWITCHOFF`` of an object that is neither on nor off: the reference's
     ``SwitchExecutor`` calls it already done, an additional step (``simulator:switch-without-
@@ -252,15 +273,23 @@ def _switch_without_state(state: Any, action: Any) -> bool:
     return Atom("on", (o,)) not in state and Atom("off", (o,)) not in state
 
 
+EXECUTOR_RULES = ("check-order", "switch-without-state", "grab-closeness")
+"""The reference executor's rules the reading applies on planproof's simulator (each a
+``simulator:*`` class of the corrections)."""
+
+
 def replay_as_reference(
-    task: Any, actions: Sequence[Any]
+    task: Any, actions: Sequence[Any], rules: Sequence[str] = EXECUTOR_RULES
 ) -> tuple[Any, list[int], int, str | None]:
     """Replay ``actions`` on planproof's simulator with the reference executor's check order
     where it is known to differ: (final state, indices of the executed steps that count as
     executed, additional steps, error type or None). A step whose effect already holds is an
     additional step (skipped) unless the character is not close to its object first, which
     is a missing step (a wrong order when it was close in an earlier state, as the reference's
-    temporal-order checker says); a switch without an on/off state is an additional step."""
+    temporal-order checker says); a switch without an on/off state is an additional step; a
+    grab leaves the character close to the first node the object was on, in or close to.
+    ``rules`` chooses which of :data:`EXECUTOR_RULES` apply (the corrections table switches
+    them off one at a time to name the rule behind a verdict)."""
     from planproof.simulators.core import ErrorKind, StepError
 
     world = task.world
@@ -275,18 +304,23 @@ def replay_as_reference(
             return state, done, additional, "missing_step"
         nxt, err, nkeys = world.transition(state, keys, bound, i)
         if err is None:
+            if action.name == "GRAB" and action.args and "grab-closeness" in rules:
+                nxt = _grab_closeness(state, nxt, action.args[0])
+                nkeys = world.key_facts(nxt)
             state, keys = nxt, nkeys
             states.append(state)
             done.append(i)
             continue
         if err.kind is ErrorKind.ADDITIONAL_STEP:
             obj = action.args[0] if action.args else None
-            if obj is not None and action.name in CLOSENESS_FIRST and not _close(state, obj):
+            first = "check-order" in rules and action.name in CLOSENESS_FIRST
+            if obj is not None and first and not _close(state, obj):
                 earlier = any(_close(s, obj) for s in states[:-1])
                 return state, done, additional, "wrong_order" if earlier else "missing_step"
             additional += 1
             continue
-        if err.kind is ErrorKind.MISSING_STEP and _switch_without_state(state, action):
+        switch = "switch-without-state" in rules and _switch_without_state(state, action)
+        if err.kind is ErrorKind.MISSING_STEP and switch:
             additional += 1
             continue
         if err.kind is ErrorKind.AFFORDANCE:

@@ -58,7 +58,32 @@ def _gold(identifier: str) -> Any:
     return reference_goals().get(identifier)
 
 
-def classify(own: Any, ref: Any) -> str:
+def _executor_rule(task: Any, own: Any, ref: Any) -> str | None:
+    """The executor rule of the reading behind a differing verdict: the first one whose
+    absence gives planproof's executability and error type back (None: no single one)."""
+    from planproof.metrics.reference_action_sequencing import EXECUTOR_RULES, replay_as_reference
+    from planproof.simulators.core import Action
+    from planproof.simulators.virtualhome.convert import object_name
+    from planproof.simulators.virtualhome.reference_goals import reference_goals
+
+    names = reference_goals()[task.identifier]["action_names"]
+    try:
+        actions = [
+            Action(n.upper(), tuple(object_name(a, names[a]) for a in args))
+            for n, args in ref.steps
+        ]
+    except KeyError:
+        return None
+    for rule in EXECUTOR_RULES:
+        _, _, _, error = replay_as_reference(
+            task, actions, [r for r in EXECUTOR_RULES if r != rule]
+        )
+        if error == own.error_type:
+            return f"simulator:{rule}"
+    return None
+
+
+def classify(own: Any, ref: Any, task: Any = None) -> str:
     """The pipeline rule that separates the two verdicts of one task (the first, in the
     reference's order, whose outcome differs)."""
     if not ref.evaluated:
@@ -77,10 +102,10 @@ def classify(own: Any, ref: Any) -> str:
         return "gold-script-shortcut"
     if ref.success and not ref.executable and not own.success:
         return "success-without-execution"
-    if own.executable and not ref.executable and own.warnings:
-        return "simulator:check-order"  # closeness before "already done" (the reading's rule)
-    if ref.executable and not own.executable and own.error_type == "missing_step":
-        return "simulator:switch-without-state"
+    if task is not None and (own.executable, own.error_type) != (ref.executable, ref.error):
+        rule = _executor_rule(task, own, ref)
+        if rule is not None:
+            return rule
     if own.success != ref.success and own.executable == ref.executable:
         return "additional-goal-action" if own.warnings else "ordered-action-goals"
     if own.error_type != ref.error and bool(own.warnings) != bool(ref.additional):
@@ -110,7 +135,7 @@ def _both(own: Any, task: Any, text: str | None) -> ActionReadings:
         return ActionReadings(own, ref, None)
     fix = TaskCorrection(
         task.identifier,
-        classify(own, ref),
+        classify(own, ref, task),
         1 - int(ref.evaluated),
         int(own.success) - int(ref.success and ref.evaluated),
         int(own.executable) - int(ref.executable and ref.evaluated),
