@@ -62,14 +62,39 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_executor_arguments(parser)
 
 
+def _code_prefix() -> str:
+    """The cache files' name prefix: planproof's code version (a cell scored by other code
+    is never read again, so :func:`_prune` removes it and the cache stays one sweep big)."""
+    from planproof.data.cache import source_stamp
+
+    raw = json.dumps([CACHE_VERSION, source_stamp(*CODE)], sort_keys=True)
+    return hashlib.sha256(raw.encode()).hexdigest()[:8]
+
+
 def _cache_key(cell: Any) -> str:
     from dataclasses import asdict
 
-    from planproof.data.cache import source_stamp
-
     content = hashlib.sha256(Path(cell.path).read_bytes()).hexdigest()
-    raw = json.dumps([CACHE_VERSION, asdict(cell), content, source_stamp(*CODE)], sort_keys=True)
-    return hashlib.sha256(raw.encode()).hexdigest()[:32]
+    raw = json.dumps([asdict(cell), content], sort_keys=True)
+    return f"{_code_prefix()}-{hashlib.sha256(raw.encode()).hexdigest()[:32]}"
+
+
+def _prune() -> int:
+    """Remove the cached cells of other code versions (each holds every task's record: a
+    sweep's cells are tens of MB); the number removed."""
+    prefix = _code_prefix() + "-"
+    removed = 0
+    root = _cache_dir()
+    if not root.is_dir():
+        return 0
+    for path in root.glob("*.json"):
+        if not path.name.startswith(prefix):
+            try:
+                path.unlink()
+                removed += 1
+            except OSError:
+                pass
+    return removed
 
 
 def _cache_dir() -> Path:
@@ -90,6 +115,7 @@ def score_cells(
     from planproof.runs.published_sweep import Shard, evaluate_job, merge_shards
 
     config = executor_config(args)  # a bad option is refused even when all is cached
+    _prune()
     results: dict[int, dict[str, Any]] = {}
     keys = [_cache_key(c) for c in cells]
     todo: list[int] = []

@@ -223,3 +223,23 @@ def test_a_truncated_file_fails_its_own_cell_naming_it(
     assert [r["cell"]["model"] for r in got] == [good.model]
     assert len(failures) == 1 and str(cut) in failures[0] and "truncated-model" in failures[0]
     assert str(cut) in capsys.readouterr().err
+
+
+def test_cells_of_other_code_versions_are_pruned(
+    cells: dict[str, list[Cell]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cached cell scored by other code is never read again: the next sweep removes it,
+    keeps its own, so the cache stays one sweep big."""
+    from planproof.commands.reproduce import _cache_key, score_cells
+
+    monkeypatch.setenv("PLANPROOF_CACHE_DIR", str(tmp_path / "cache"))
+    root = tmp_path / "cache" / "reproduce"
+    root.mkdir(parents=True)
+    stale = root / "00000000-0123456789abcdef0123456789abcdef.json"
+    stale.write_text("{}", encoding="utf-8")
+    gi = cells["goal-interpretation"][0]
+    score_cells([gi], _args("--workers", "1"))
+    assert not stale.exists()
+    assert [p.name for p in root.glob("*.json")] == [f"{_cache_key(gi)}.json"]
+    again = score_cells([gi], _args("--workers", "1"))  # read back from the cache
+    assert [r["cell"]["model"] for r in again] == [gi.model]
