@@ -345,7 +345,10 @@ def task_comparisons(results: Sequence[Mapping[str, Any]], paths: Sequence[Path]
             cell = r["cell"]
             if cell["module"] == module and cell.get("repeated", "steps") == "steps":
                 name = MODELS.get(cell["model"], cell["model"])
-                out.append(compare(module, label, rows, name, r["tasks"]))
+                # each published task's full record: the same fields, in the same units, as
+                # the user's results.jsonl (the verdict's F1 is a fraction, the record's a %)
+                published = [t.get("record", t) for t in r["tasks"]]
+                out.append(compare(module, label, rows, name, published))
     return out
 
 
