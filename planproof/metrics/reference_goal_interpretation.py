@@ -83,7 +83,12 @@ def _has(item: Any, key: str) -> bool:
 
 
 def count_answer(identifier: str, text: str, gold: Mapping[str, Any]) -> ReferenceGoalCounts:
-    """Count one answer against the task's reference data (``reference_goals()[id]``)."""
+    """Count one answer against the task's reference data (``reference_goals()[id]``).
+
+    Where the reference's own code would stop with an exception (a bare string item that
+    holds the key's name, ``"action goals": ["an action"]``, or a top-level value that is no
+    object) the whole file would be lost there; this reading counts such an item as a format
+    error and such an answer as not read, and goes on."""
     try:
         answer = reference_json(text)
     except ValueError:

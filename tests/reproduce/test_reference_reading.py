@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from planproof.data import DataUnavailableError
 from planproof.data.paper_eai import paper_figure
@@ -283,3 +285,47 @@ def test_task_dirs_and_a_user_run_compared_task_by_task(
     assert main(["report", str(task_dir), "--output", str(page)]) == 0
     assert "reference reading" in page.read_text(encoding="utf-8")
     assert "Your run, task by task" in (out / "report.html").read_text(encoding="utf-8")
+
+
+_NAMES = st.sampled_from(["light", "character", "unicorn", "sink", ""])
+_ITEM = st.one_of(
+    st.fixed_dictionaries({"name": _NAMES, "state": st.sampled_from(["ON", "OFF", "CLEAN"])}),
+    st.fixed_dictionaries(
+        {"from_name": _NAMES, "relation": st.sampled_from(["ON", "CLOSE"]), "to_name": _NAMES}
+    ),
+    st.fixed_dictionaries({"action": st.sampled_from(["wash", "RINSE", "SLEEP"])}),
+    st.sampled_from(["OPEN", "an action", ""]),
+    st.just({}),
+)
+
+
+@given(
+    st.fixed_dictionaries(
+        {
+            "node goals": st.lists(_ITEM, max_size=6),
+            "edge goals": st.lists(_ITEM, max_size=6),
+            "action goals": st.lists(_ITEM, max_size=6),
+        }
+    )
+)
+def test_every_distinct_item_is_counted_once(answer: dict[str, list[Any]]) -> None:
+    """Whatever the answer, each distinct non-empty item of each list is a true or false
+    positive, a format error or a hallucination — exactly one — and the false negatives are
+    the gold goals minus the true positives."""
+    gold = {
+        "names": {"light": 245, "character": 65, "sink": 42},
+        "node": [{"id": 245, "class_name": "light", "state": "ON"}],
+        "edge": [{"from_id": 65, "relation_type": "CLOSE", "to_id": 42}],
+        "actions": ["RINSE|WASH"],
+    }
+    got = count_answer("t", json.dumps(answer), gold)
+    assert got.read
+    distinct = sum(
+        len({json.dumps(i, sort_keys=True) for i in items if i not in ({}, "")})
+        for items in answer.values()
+    )
+    scored = sum(tp + fp for tp, fp, _ in got.counts.values())
+    assert scored + got.format_errors + got.hallucinations == distinct
+    for kind, key in (("state", "node"), ("relation", "edge"), ("action", "actions")):
+        tp, _, fn = got.counts[kind]
+        assert fn == len(gold[key]) - tp
