@@ -2,7 +2,7 @@
 reference, in one run.
 
     python benchmarks/bench_reproduce.py [--workers 2] [--every 30] [--tm-every N]
-                                         [--parts three tm reference]
+                                         [--parts three readings tm reference]
 
 planproof, each part a fresh subprocess (process start and data loading included), wall
 time and the CPU time (user + sys) of its process tree, with the load average before and
@@ -64,6 +64,39 @@ bad = [o.failure for o in out if o.value is None]
 print(json.dumps({"failed": [str(b) for b in bad],
                   "answers": sum(len(o.value["tasks"]) for o in out if o.value is not None)}))
 """
+
+
+_READINGS_CHILD = """
+import json, sys, time, resource
+from planproof.runs import published_sweep as ps
+from planproof.metrics import action_sequencing as m, goal_interpretation as gi
+cells = ps.published_cells(["goal-interpretation", "action-sequencing"], reference_reading=False)
+def cpu():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+def own(cell):
+    if cell.module == "goal-interpretation":
+        return (lambda t, x: gi.evaluate_goal_response(t, x, logic=False), gi.parse_error_result)
+    return (lambda t, x: m.evaluate_response(t, x, "virtualhome"), m.parse_error_result)
+ps._score_file(cells[0], *own(cells[0]))  # data loaded and cached: not timed
+t0 = cpu()
+for c in cells:
+    ps._score_file(c, *own(c))
+t1 = cpu()
+for c in cells:
+    ps.evaluate_cell(c)
+t2 = cpu()
+print(json.dumps({"own": t1 - t0, "both": t2 - t1, "cells": len(cells)}))
+"""
+
+
+def readings() -> tuple[float, float, int]:
+    """CPU seconds, in one process with the data loaded, of goal interpretation and action
+    sequencing for the 15 models: planproof's reading alone, and both readings with the
+    corrections (what ``reproduce eai`` scores)."""
+    _, _, out = timed([sys.executable, "-c", _READINGS_CHILD])
+    doc = json.loads(out.strip().splitlines()[-1])
+    return float(doc["own"]), float(doc["both"]), int(doc["cells"])
 
 
 def _load() -> str:
@@ -222,6 +255,14 @@ def main() -> int:
                 f"{wall:.1f} s wall, {cpu:.1f} s CPU, {args.workers} workers "
                 f"(load average before {load0}, after {_load()})"
             )
+        if "readings" in args.parts:
+            load0 = _load()
+            own, both, k = readings()
+            say(
+                f"GI + AS, {k} cells in one process: planproof's reading alone {own:.1f} s CPU, "
+                f"both readings and the corrections {both:.1f} s CPU (+{both - own:.1f} s; "
+                f"load average before {load0}, after {_load()})"
+            )
         if "tm" in args.parts:
             env = {**os.environ, "PLANPROOF_PLAN_CACHE_PATH": str(tmp / "cold-plans.sqlite3")}
             load0 = _load()
@@ -291,8 +332,9 @@ def main() -> int:
     return 0
 
 
-PARTS = ("three", "tm", "reference")
-"""``three``: GI + AS + SD; ``tm``: transition modeling; ``reference``: its samples."""
+PARTS = ("three", "readings", "tm", "reference")
+"""``three``: GI + AS + SD; ``readings``: the cost of the reference reading (GI + AS, one
+process); ``tm``: transition modeling; ``reference``: its samples."""
 
 
 def say(line: str) -> None:

@@ -45,6 +45,15 @@ from reference_env import PUBLISHED_MODULES, published_run_path, reference_publi
 
 from planproof.data.published import MODELS, VHE_WHEEL, PublishedFile, published_files
 from planproof.data.reference_figures import FIGURES_PATH, PLANNER_FIGURE
+from planproof.metrics.goal_corrections import (
+    bare_action_names,
+    collapsed_items,
+    goal_interpretation_class,
+    reference_cleanup,
+)
+from planproof.metrics.goal_corrections import outside_relevant as _outside
+from planproof.metrics.goal_corrections import reference_pairs as reference_json
+from planproof.metrics.goal_corrections import several_objects as _several_objects
 
 RESULTS = Path(__file__).resolve().parent / "results"
 GI_TYPES = (("node", "state"), ("edge", "relation"), ("action", "action"))
@@ -68,131 +77,12 @@ Classifier = Callable[[PublishedFile, dict[str, Any]], tuple[dict[str, Any], lis
 
 
 # --------------------------------------------------------------------- goal interpretation
-def _names(text: str) -> set[str]:
-    """The words of an answer that could be object names (quotes and ids removed)."""
-    words = text.replace(",", " ").replace(":", " ").replace("{", " ").replace("}", " ").split()
-    return {w.strip("\"'[]").split(".")[0] for w in words} - {""}
-
-
-def _several_objects(text: str, task: Any) -> bool:
-    """Does the answer name a class of which the task has several objects (the
-    reference keys objects by class name and keeps one id)?"""
-    from planproof.interface.goals import resolve_object
-
-    return any(len(resolve_object(n, task.world)) > 1 for n in _names(text) if n.isidentifier())
-
-
 def _outside_relevant(text: str, task: Any) -> bool:
-    """Does the answer name an object of the scene that is not in the reference's name map
-    (the nodes that change between the task's initial and final graphs, ``docs/published-
-    answers.md``)? The reference drops such an item as a hallucination."""
-    from planproof.interface.goals import resolve_object
+    """:func:`planproof.metrics.goal_corrections.outside_relevant` over the reference's
+    name map of the task."""
     from planproof.simulators.virtualhome.reference_names import reference_names
 
-    relevant = reference_names().get(task.identifier, {})
-    return any(
-        n not in relevant and resolve_object(n, task.world)
-        for n in _names(text)
-        if n.isidentifier()
-    )
-
-
-def reference_cleanup(text: str) -> str:
-    """The light clean-up the reference's goal-interpretation and transition-modeling
-    evaluators make before ``json.loads``: a leading json fence cut, newlines dropped,
-    every ``'`` made ``"``."""
-    if text.startswith("```json"):
-        text = text[7:].strip("`")
-    return text.strip().replace("\n", "").replace("'", '"')
-
-
-def reference_json(text: str) -> Any:
-    """The answer as the reference's goal-interpretation evaluator reads it (its clean-up:
-    ``<|eot_id|>`` and a leading json fence removed, newlines dropped, every ``'`` made
-    ``"``, then ``json.loads``), with each object's members kept as a tuple of pairs so a
-    repeated key stays visible; None where ``json.loads`` fails there."""
-    try:
-        return json.loads(
-            reference_cleanup(text.replace("<|eot_id|>", "")), object_pairs_hook=tuple
-        )
-    except ValueError:
-        return None
-
-
-def _members(obj: Any, key: str) -> list[Any]:
-    """The list under ``key`` of a pairs-tuple object (the last such member, as
-    ``json.loads`` keeps), or []."""
-    found: Any = [v for k, v in obj if k == key][-1:] if isinstance(obj, tuple) else []
-    return found[0] if found and isinstance(found[0], list) else []
-
-
-def _as_loaded(item: Any) -> Any:
-    """An item as ``json.loads`` leaves it: for a repeated key, the last value only."""
-    return tuple(sorted(dict(item).items(), key=str)) if isinstance(item, tuple) else item
-
-
-def collapsed_items(answer: Any, key: str) -> int:
-    """How many of the distinct items under ``key`` (``"node goals"``, ``"edge goals"``)
-    become copies of another once ``json.loads`` keeps only the last value of a repeated
-    key (``{"to_name": "filter", "to_name": "coffe_maker"}``): the reference's
-    ``remove_duplicate_dicts`` then scores them once."""
-    items = [i for i in _members(answer, key) if isinstance(i, tuple)]
-    kept = {repr(i) for i in items}
-    loaded = {repr(_as_loaded(i)) for i in items}
-    return len(kept) - len(loaded)
-
-
-def bare_action_names(answer: Any) -> int:
-    """Action goals written as a bare name (``"action goals": ["OPEN", "READ"]``) instead of
-    the prompt's ``{"action": ..., "description": ...}``: the reference's ``"action" not in
-    item`` is then a substring test on the name, so each is a format error, not scored."""
-    return sum(
-        1 for i in _members(answer, "action goals") if isinstance(i, str) and "action" not in i
-    )
-
-
-def goal_interpretation_class(
-    kind: str,
-    ref: Mapping[str, int],
-    pp: Mapping[str, int],
-    several: bool,
-    *,
-    outside: bool = False,
-    malformed: int = 0,
-    collapsed: int = 0,
-    bare_actions: int = 0,
-) -> str:
-    """The cause of one (task, goal type) difference in (TP, FP, FN); ``malformed``: how
-    many items of this type planproof reported as format errors (not scored);
-    ``collapsed``: how many items the reference's ``json.loads`` turned into copies
-    (:func:`collapsed_items`); ``bare_actions``: action goals written as bare names
-    (:func:`bare_action_names`)."""
-    scored = ref.get("TP", 0) + ref.get("FP", 0)
-    if kind == "action" and bare_actions and scored == pp["tp"] + pp["fp"] - bare_actions:
-        return "action-goal-as-name"
-    if (
-        kind != "action"
-        and collapsed
-        and ref.get("TP", 0) == pp["tp"]
-        and pp["fp"] - ref.get("FP", 0) == collapsed
-    ):
-        return "repeated-key-in-item"
-    if kind == "action" and ref.get("TP", 0) > pp["tp"] and ref.get("FN", 0) < pp["fn"]:
-        return "alternative-matched-repeatedly"
-    if kind != "action" and ref.get("TP", 0) < pp["tp"] and several:
-        return "one-name-several-objects"
-    if kind != "action" and several and ref.get("FP", 0) + ref.get("TP", 0) < pp["tp"] + pp["fp"]:
-        return "one-name-several-objects"
-    if (
-        kind != "action"
-        and outside
-        and ref.get("FP", 0) < pp["fp"]
-        and ref.get("TP", 0) == pp["tp"]
-    ):
-        return "object-outside-relevant-set"
-    if malformed and ref.get("FP", 0) - pp["fp"] == malformed and ref.get("TP", 0) == pp["tp"]:
-        return "malformed-item-counted"
-    return "unexplained"
+    return _outside(text, task, reference_names().get(task.identifier, {}))
 
 
 def classify_goal_interpretation(

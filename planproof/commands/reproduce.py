@@ -62,14 +62,39 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_executor_arguments(parser)
 
 
+def _code_prefix() -> str:
+    """The cache files' name prefix: planproof's code version (a cell scored by other code
+    is never read again, so :func:`_prune` removes it and the cache stays one sweep big)."""
+    from planproof.data.cache import source_stamp
+
+    raw = json.dumps([CACHE_VERSION, source_stamp(*CODE)], sort_keys=True)
+    return hashlib.sha256(raw.encode()).hexdigest()[:8]
+
+
 def _cache_key(cell: Any) -> str:
     from dataclasses import asdict
 
-    from planproof.data.cache import source_stamp
-
     content = hashlib.sha256(Path(cell.path).read_bytes()).hexdigest()
-    raw = json.dumps([CACHE_VERSION, asdict(cell), content, source_stamp(*CODE)], sort_keys=True)
-    return hashlib.sha256(raw.encode()).hexdigest()[:32]
+    raw = json.dumps([asdict(cell), content], sort_keys=True)
+    return f"{_code_prefix()}-{hashlib.sha256(raw.encode()).hexdigest()[:32]}"
+
+
+def _prune() -> int:
+    """Remove the cached cells of other code versions (each holds every task's record: a
+    sweep's cells are tens of MB); the number removed."""
+    prefix = _code_prefix() + "-"
+    removed = 0
+    root = _cache_dir()
+    if not root.is_dir():
+        return 0
+    for path in root.glob("*.json"):
+        if not path.name.startswith(prefix):
+            try:
+                path.unlink()
+                removed += 1
+            except OSError:
+                pass
+    return removed
 
 
 def _cache_dir() -> Path:
@@ -78,14 +103,19 @@ def _cache_dir() -> Path:
     return cache_dir() / "reproduce"
 
 
-def score_cells(cells: Sequence[Any], args: argparse.Namespace) -> list[dict[str, Any]]:
+def score_cells(
+    cells: Sequence[Any], args: argparse.Namespace, failures: list[str] | None = None
+) -> list[dict[str, Any]]:
     """Every cell's result: read from the cache, or scored through the executor (with a
-    progress bar on a terminal) and written to the cache as it finishes."""
+    progress bar on a terminal) and written to the cache as it finishes. A cell that fails
+    (a corrupt or truncated file: the message names it) is left out with a warning and
+    added to ``failures``; the other cells are scored."""
     from planproof.commands.progress import progress_bar
     from planproof.data.cache import atomic_write_text
     from planproof.runs.published_sweep import Shard, evaluate_job, merge_shards
 
     config = executor_config(args)  # a bad option is refused even when all is cached
+    _prune()
     results: dict[int, dict[str, Any]] = {}
     keys = [_cache_key(c) for c in cells]
     todo: list[int] = []
@@ -120,6 +150,9 @@ def score_cells(cells: Sequence[Any], args: argparse.Namespace) -> list[dict[str
                     finished(members[0], outcome.value)
                     return
                 for i, part in zip(members, outcome.value, strict=True):
+                    if "error" in part:
+                        failed.setdefault(i, f"{cells[i].module} {cells[i].model}: {part['error']}")
+                        continue
                     parts[i].append(part)
                     if len(parts[i]) == job.count and i not in failed:
                         finished(i, merge_shards(cells[i], parts[i]))
@@ -129,9 +162,10 @@ def score_cells(cells: Sequence[Any], args: argparse.Namespace) -> list[dict[str
                 atomic_write_text(_cache_dir() / f"{keys[i]}.json", json.dumps(value))
 
             executor.map(evaluate_job, [job for job, _ in jobs], on_done=done)
-    failures = [failed[i] for i in sorted(failed)]
-    for f in failures:
-        print(f"planproof: warning: a cell failed and is left out: {f}", file=sys.stderr)
+    for i in sorted(failed):
+        print(f"planproof: warning: a cell failed and is left out: {failed[i]}", file=sys.stderr)
+        if failures is not None:
+            failures.append(failed[i])
     return [results[i] for i in sorted(results)]
 
 
@@ -166,9 +200,9 @@ def _jobs(cells: Sequence[Any], todo: Sequence[int]) -> list[tuple[Any, list[int
     return jobs
 
 
-def _reference_lookup() -> tuple[Any, list[str]]:
+def _reference_lookup(wanted: Sequence[str] = ()) -> tuple[Any, list[str]]:
     """A (module, model, figure) → value lookup over the reference's stored figures, and
-    a note when there are none."""
+    the notes on them for the modules ``wanted`` (all when empty)."""
     try:
         from planproof.data import reference_figures as rf
 
@@ -179,7 +213,7 @@ def _reference_lookup() -> tuple[Any, list[str]]:
             "column is empty (benchmarks/differential_published.py --write-figures makes them)"
         ]
     modules = doc.get("modules", {}) if isinstance(doc, dict) else {}
-    partial = list(rf.partial_cells().values())
+    partial = [n for m, n in rf.partial_cells().items() if not wanted or m in wanted]
 
     def lookup(module: str, model: str, fig: str) -> float | None:
         cell = modules.get(module, {}).get(model)
@@ -227,6 +261,56 @@ def _check_numbers(summary: Mapping[str, Any], path: Path) -> None:
                 )
 
 
+def _sampled_lookup() -> Any:
+    """(module, model, figure) → whether the stored reference figure is a sample's."""
+    try:
+        from planproof.data import reference_figures as rf
+
+        doc = rf.reference_figures()
+    except (ImportError, OSError, ValueError):
+        return lambda module, model, fig: False
+    return lambda module, model, fig: rf.is_sampled(module, model, fig, doc)
+
+
+HEADLINE = {"goal-interpretation": "overall_f1", "action-sequencing": "task_success"}
+"""The figure a module's corrections table explains."""
+
+
+def corrections(
+    results: Sequence[Mapping[str, Any]], models: Sequence[str] | None
+) -> dict[str, list[Any]]:
+    """Module → the corrections table's rows (a model each), from the cells scored in both
+    readings."""
+    from planproof.data.published import MODELS
+    from planproof.report.leaderboard import CorrectionRow
+
+    out: dict[str, list[Any]] = {}
+    for r in results:
+        cell, table = r["cell"], r["summary"].get("corrections")
+        if not isinstance(table, dict) or cell.get("repeated") == "last":
+            continue
+        module = cell["module"]
+        fig = HEADLINE.get(module, "task_success")
+        deltas = tuple(table.get("deltas", ("tp", "fp", "fn")))
+        out.setdefault(module, []).append(
+            CorrectionRow(
+                model=cell["model"],
+                label=MODELS.get(cell["model"], cell["model"]),
+                figure=fig,
+                reading=r.get("reference_reading_figures", {}).get(fig),
+                planproof=r["figures"].get(fig),
+                classes=table.get("classes", {}),
+                total=table.get("total", {}),
+                unexplained=int(table.get("unexplained", 0)),
+                deltas=deltas,
+            )
+        )
+    order = list(MODELS)
+    for rows in out.values():
+        rows.sort(key=lambda c: order.index(c.model) if c.model in order else len(order))
+    return out
+
+
 def _user_runs(paths: Sequence[Path]) -> list[tuple[str, str, dict[str, Any]]]:
     """(module, label, summary) per summary.json under the given directories."""
     from planproof.runs.published_sweep import MODULES
@@ -257,8 +341,85 @@ def _user_runs(paths: Sequence[Path]) -> list[tuple[str, str, dict[str, Any]]]:
             if dataset != "virtualhome":
                 raise BadInput(f"{path}: dataset {dataset!r}; the paper's tables are VirtualHome")
             label = str(summary.get("model") or path.parent.name)
-            out.append((module, label, summary))
+            out.append((module, label, {**summary, "_path": str(path.parent)}))
     return out
+
+
+def _user_tasks(paths: Sequence[Path]) -> list[tuple[str, str, list[dict[str, Any]]]]:
+    """(module, label, per-task results) for the user's runs that hold ``results.jsonl``
+    beside their summary (bad lines are skipped, as the report skips them)."""
+    from planproof.report.load import ReportError, read_jsonl
+
+    out: list[tuple[str, str, list[dict[str, Any]]]] = []
+    for module, label, summary in _user_runs(paths):
+        where = Path(str(summary.get("_path", "")))
+        notes: list[str] = []
+        try:
+            rows = read_jsonl(where / "results.jsonl", notes) if where.parts else None
+        except ReportError as exc:
+            raise BadInput(str(exc)) from None
+        if rows:
+            out.append((module, label, rows))
+    return out
+
+
+def task_comparisons(results: Sequence[Mapping[str, Any]], paths: Sequence[Path]) -> list[Any]:
+    """Each user run against every published model of its module, task by task."""
+    from planproof.data.published import MODELS
+    from planproof.report.task_compare import compare
+
+    out = []
+    for module, label, rows in _user_tasks(paths):
+        for r in results:
+            cell = r["cell"]
+            if cell["module"] == module and cell.get("repeated", "steps") == "steps":
+                name = MODELS.get(cell["model"], cell["model"])
+                # each published task's full record: the same fields, in the same units, as
+                # the user's results.jsonl (the verdict's F1 is a fraction, the record's a %)
+                published = [t.get("record", t) for t in r["tasks"]]
+                out.append(compare(module, label, rows, name, published))
+    return out
+
+
+def write_task_dirs(results: Sequence[Mapping[str, Any]], root: Path) -> list[Path]:
+    """Per published model and module scored task by task, an evaluate-style directory
+    (``summary.json``, ``results.jsonl`` with each task's record and its reference reading,
+    ``responses.jsonl`` with the published answer) under ``root``: ``planproof report`` on
+    it gives the per-task drill-down, as for a run."""
+    from planproof.data.published import MODELS
+
+    written: list[Path] = []
+    for r in results:
+        cell = r["cell"]
+        records = [t["record"] for t in r["tasks"] if isinstance(t.get("record"), dict)]
+        if not records or cell.get("repeated", "steps") != "steps":
+            continue
+        out = root / f"{cell['module']}-{cell['dataset']}" / cell["model"]
+        out.mkdir(parents=True, exist_ok=True)
+        summary = {
+            **r["summary"],
+            "module": cell["module"],
+            "dataset": cell["dataset"],
+            "model": MODELS.get(cell["model"], cell["model"]),
+            "source": cell["path"],
+        }
+        (out / "summary.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
+        lines = "".join(json.dumps(x) + "\n" for x in records)
+        (out / "results.jsonl").write_text(lines, encoding="utf-8")
+        try:
+            answers = json.loads(Path(cell["path"]).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            answers = []
+        kept = [
+            {"identifier": a.get("identifier"), "llm_output": a.get("llm_output")}
+            for a in answers
+            if isinstance(a, dict)
+        ]
+        (out / "responses.jsonl").write_text(
+            "".join(json.dumps(x) + "\n" for x in kept), encoding="utf-8"
+        )
+        written.append(out)
+    return written
 
 
 def build(
@@ -273,17 +434,21 @@ def build(
     from planproof.report.leaderboard import JSON_LOADS, TM_COUNTING, rows_for, taus, user_row
     from planproof.runs.published_sweep import figures
 
-    reference, notes = _reference_lookup()
+    reference, notes = _reference_lookup(modules)
+    sampled = _sampled_lookup()
 
     def paper(name: str, module: str, fig: str) -> float | None:
         f = paper_figure(name, module, fig)
         return None if f is None else f.value
 
     pp: dict[str, dict[str, dict[str, float]]] = {}
+    reading: dict[str, dict[str, dict[str, float]]] = {}
     for r in results:
         cell = r["cell"]
         section = JSON_LOADS if cell["repeated"] == "last" else cell["module"]
         pp.setdefault(section, {})[cell["model"]] = r["figures"]
+        if isinstance(r.get("reference_reading_figures"), dict):
+            reading.setdefault(section, {})[cell["model"]] = r["reference_reading_figures"]
         counted = r["summary"].get("reference_counting")
         if cell["module"] == "transition-modeling" and isinstance(counted, dict):
             pp.setdefault(TM_COUNTING, {})[cell["model"]] = {
@@ -297,7 +462,15 @@ def build(
         for section in (module, extra[module]) if module in extra else (module,):
             if section not in pp:
                 continue
-            rows = rows_for(section, chosen, pp[section], paper, reference)
+            rows = rows_for(
+                section,
+                chosen,
+                pp[section],
+                paper,
+                reference,
+                reading=reading.get(section),
+                sampled=sampled,
+            )
             all_taus += taus(section, rows)
             rows += [
                 user_row(module, label, figures(module, s)) for m, label, s in user if m == section
@@ -306,51 +479,73 @@ def build(
     return sections, all_taus, notes
 
 
-def _print(sections: Mapping[str, Sequence[Any]], tau_rows: Sequence[Any], every: bool) -> None:
+def _print(
+    sections: Mapping[str, Sequence[Any]],
+    tau_rows: Sequence[Any],
+    every: bool,
+    fixes: Mapping[str, Sequence[Any]] | None = None,
+) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from planproof.data.reference_figures import is_sampled, reference_figures
-    from planproof.report.leaderboard import BASE, GROUPS, TITLES
+    from planproof.report.leaderboard import GROUPS, TITLES, correction_cell
 
     console = Console()
     if not console.is_terminal and "COLUMNS" not in os.environ:
         console.width = PIPED_WIDTH
-    try:
-        doc: dict[str, Any] | None = reference_figures()
-    except (OSError, ValueError):
-        doc = None
-
-    def star(section: str, model: str, fig: str) -> bool:
-        return doc is not None and is_sampled(BASE.get(section, section), model, fig, doc)
 
     def fmt(v: float | None) -> str:
         return "—" if v is None else f"{v:.1f}"
 
     for section, rows in sections.items():
+        reading = any(r.reading for r in rows)
+        cols = ("paper", "ref.", *(("ref. reading",) if reading else ()), "planproof")
         for group in GROUPS[section] if every else GROUPS[section][:1]:
             table = Table(title=TITLES[section], title_justify="left")
             table.add_column("model")
             for fig in group:
                 name = fig.replace("_planner_success", " planner SR").replace("_", " ")
-                for col in ("paper", "ref.", "planproof"):
+                for col in cols:
                     table.add_column(f"{name}\n{col}" if col == "paper" else col, justify="right")
             for r in rows:
                 cells = []
                 for fig in group:
-                    cells += [
-                        fmt(r.paper.get(fig)),
-                        fmt(r.reference.get(fig)) + ("*" if star(section, r.model, fig) else ""),
-                        fmt(r.planproof.get(fig)),
-                    ]
+                    star = "*" if fig in r.sampled and fig in r.reference else ""
+                    cells += [fmt(r.paper.get(fig)), fmt(r.reference.get(fig)) + star]
+                    if reading:
+                        cells.append(fmt(r.reading.get(fig)))
+                    cells.append(fmt(r.planproof.get(fig)))
                 table.add_row(r.label + (" (your run)" if r.user_run else ""), *cells)
-            if any(star(section, r.model, fig) for r in rows for fig in group):
+            if any(fig in r.sampled for r in rows for fig in group):
                 table.caption = (
                     "* the reference code on a sample of the file's tasks (see the notes)"
                 )
             console.print(table)
+        for module, crows in (fixes or {}).items():
+            if module != section or not crows:
+                continue
+            classes = list(dict.fromkeys(c for r in crows for c in r.classes))
+            table = Table(
+                title=f"{TITLES[section]}: corrections, reference reading → planproof "
+                "(planproof minus the reference reading; docs/reference-differences.md)",
+                title_justify="left",
+            )
+            for col in ("model", crows[0].figure.replace("_", " "), *classes, "total", "unexpl."):
+                table.add_column(col, justify="left")
+            for c in crows:
+                table.add_row(
+                    c.label,
+                    f"{fmt(c.reading)} → {fmt(c.planproof)}",
+                    *(
+                        correction_cell(c.classes[k], c.deltas) if k in c.classes else ""
+                        for k in classes
+                    ),
+                    correction_cell(c.total, c.deltas),
+                    str(c.unexplained),
+                )
+            console.print(table)
     table = Table(title="Ranking vs the paper (Kendall's tau)", title_justify="left")
-    for col in ("module", "figure", "planproof", "reference", "models"):
+    for col in ("module", "figure", "planproof", "ref. reading", "reference", "models"):
         table.add_column(col, justify="left" if col in ("module", "figure") else "right")
     pairs: dict[tuple[str, str], dict[str, Any]] = {}
     for t in tau_rows:
@@ -358,20 +553,48 @@ def _print(sections: Mapping[str, Sequence[Any]], tau_rows: Sequence[Any], every
     for (module, fig), d in pairs.items():
         if not every and fig not in (GROUPS[module][0]):
             continue
-        pp, ref = d["planproof"], d["reference"]
+        pp, rd, ref = d["planproof"], d.get("reading"), d["reference"]
         table.add_row(
             module,
             fig,
             "—" if pp.tau is None else f"{pp.tau:.2f}",
-            "—" if ref.tau is None else f"{ref.tau:.2f}",
+            "—" if rd is None or rd.tau is None else f"{rd.tau:.2f}",
+            ("—" if ref.tau is None else f"{ref.tau:.2f}") + ("*" if ref.sampled else ""),
             str(pp.models),
         )
+    if any(t.sampled for t in tau_rows):
+        table.caption = "* over reference figures of which some are on a sample of the file"
     console.print(table)
+
+
+def _print_comparisons(rows: Sequence[Any]) -> None:
+    if not rows:
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="Your runs, task by task (success; goal interpretation: F1)")
+    for col in ("your run", "module", "published model", "tasks", "both", "yours only"):
+        table.add_column(col)
+    table.add_column("model only")
+    table.add_column("neither")
+    for r in rows:
+        table.add_row(
+            r.user,
+            r.module,
+            r.model,
+            str(r.shared),
+            str(r.both),
+            str(r.user_only),
+            str(r.model_only),
+            str(r.neither),
+        )
+    Console().print(table)
 
 
 def run(args: argparse.Namespace) -> int:
     from planproof.data.published import MODELS
-    from planproof.report.leaderboard import as_plain, render_html
+    from planproof.report.leaderboard import as_plain, corrections_plain, render_html
     from planproof.runs.published_sweep import published_cells
 
     models: list[str] | None = None
@@ -387,31 +610,49 @@ def run(args: argparse.Namespace) -> int:
             models.append(stem)
     user = _user_runs(args.run)
     cells = published_cells(args.modules, models, planner=not args.no_planner)
-    results = score_cells(cells, args)
+    failures: list[str] = []
+    results = score_cells(cells, args, failures)
     if not results:
         raise BadInput("no published file could be scored (see the warnings above)")
     sections, tau_rows, notes = build(results, user, args.modules, models)
+    notes += [f"a cell failed and is left out: {f}" for f in failures]
     try:
         args.output.mkdir(parents=True, exist_ok=True)
+        fixes = corrections(results, models)
+        compared = task_comparisons(results, args.run)
+        task_dirs = write_task_dirs(results, args.output / "tasks")
         doc = {
             "sections": {k: as_plain(v) for k, v in sections.items()},
+            "corrections": {k: corrections_plain(v) for k, v in fixes.items()},
             "kendall_tau": [t.__dict__ for t in tau_rows],
             "seconds": {
                 f"{r['cell']['module']}/{r['cell']['model']}/{r['cell']['repeated']}": r["seconds"]
                 for r in results
             },
             "notes": notes,
+            "failed_cells": failures,
+            "task_comparison": [c.to_dict() for c in compared],
+            "task_dirs": [str(p) for p in task_dirs],
         }
         (args.output / "reproduce.json").write_text(json.dumps(doc, indent=1), encoding="utf-8")
         (args.output / "report.html").write_text(
-            render_html(sections, notes, tau_rows), encoding="utf-8"
+            render_html(
+                sections,
+                notes,
+                tau_rows,
+                corrections=fixes,
+                compared=compared,
+                task_dirs=args.output / "tasks" if task_dirs else None,
+            ),
+            encoding="utf-8",
         )
     except OSError as exc:
         raise BadInput(f"cannot write to {args.output}: {exc}") from None
     if args.json:
         print(json.dumps(doc, indent=1))
         return 0
-    _print(sections, tau_rows, args.all_figures)
+    _print(sections, tau_rows, args.all_figures, fixes)
+    _print_comparisons(compared)
     for n in notes:
         print(f"note: {n}")
     print(f"report: {args.output / 'report.html'}, tables: {args.output / 'reproduce.json'}")

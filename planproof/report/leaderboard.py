@@ -78,7 +78,10 @@ TITLES: dict[str, str] = {
 @dataclass(frozen=True)
 class Row:
     """One model's figures for one module: ``paper``, ``reference`` (the reference code
-    on the same file) and ``planproof``."""
+    on the same file), ``reading`` (planproof scoring the file by the reference's rules,
+    where the module has that reading) and ``planproof``; ``sampled``: the figures whose
+    reference value is on a sample of the file's tasks (marked ``*``, never shown as
+    equal to a whole-file figure)."""
 
     model: str
     label: str
@@ -86,6 +89,8 @@ class Row:
     reference: Mapping[str, float] = field(default_factory=dict)
     planproof: Mapping[str, float] = field(default_factory=dict)
     user_run: bool = False
+    reading: Mapping[str, float] = field(default_factory=dict)
+    sampled: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -97,6 +102,81 @@ class Tau:
     versus: str
     tau: float | None
     models: int
+    sampled: bool = False
+    """Whether some of the column's figures are a sample's (the reference's stored ones)."""
+
+
+@dataclass(frozen=True)
+class CorrectionRow:
+    """One model's corrections table for one module: per class of
+    ``docs/reference-differences.md``, the tasks it moves and the counts it moves
+    (``deltas``: planproof's reading minus the reference reading), which sum to the whole
+    gap between the two readings (``total``); ``unexplained`` counts what no class
+    explains."""
+
+    model: str
+    label: str
+    figure: str
+    reading: float | None
+    planproof: float | None
+    classes: Mapping[str, Mapping[str, int]]
+    total: Mapping[str, int]
+    unexplained: int
+    deltas: tuple[str, ...]
+
+
+def _signed(n: int) -> str:
+    return f"{n:+d}" if n else "0"
+
+
+def correction_cell(row: Mapping[str, int], deltas: Sequence[str]) -> str:
+    """``5 tasks: tp -3, fp +2`` (only the counts a class moves)."""
+    moved = ", ".join(f"{d} {_signed(row.get(d, 0))}" for d in deltas if row.get(d, 0))
+    n = row.get("tasks", 0)
+    return f"{n} task{'s' if n != 1 else ''}" + (f": {moved}" if moved else "")
+
+
+def corrections_html(rows: Sequence[CorrectionRow]) -> Markup:
+    """The corrections table of one module: a row per model, a column per class."""
+    classes = list(dict.fromkeys(c for r in rows for c in r.classes))
+    head = "".join(f"<th>{escape(c)}</th>" for c in classes)
+    body: list[str] = []
+    for r in rows:
+        cells = "".join(
+            f"<td>{escape(correction_cell(r.classes[c], r.deltas)) if c in r.classes else ''}</td>"
+            for c in classes
+        )
+        body.append(
+            f"<tr><th>{escape(r.label)}</th><td>{_fmt(r.reading)} \u2192 {_fmt(r.planproof)}</td>"
+            f"{cells}<td>{escape(correction_cell(r.total, r.deltas))}</td>"
+            f"<td>{r.unexplained}</td></tr>"
+        )
+    fig = escape(_header(rows[0].figure)) if rows else ""
+    return Markup(  # every value above is a number or escaped
+        "<p><b>Corrections</b>: what moves the reference reading's figure to planproof's, "
+        "per class of docs/reference-differences.md (counts: planproof minus the reference "
+        "reading; they sum to the whole gap).</p>"
+        f"<table class='lb corr'><thead><tr><th>model</th><th>{fig}: reference reading "
+        f"\u2192 planproof</th>{head}<th>total</th><th>unexplained</th></tr></thead>"
+        f"<tbody>{''.join(body)}</tbody></table>"
+    )
+
+
+def corrections_plain(rows: Sequence[CorrectionRow]) -> list[dict[str, Any]]:
+    """Corrections rows as JSON-ready dictionaries."""
+    return [
+        {
+            "model": r.model,
+            "label": r.label,
+            "figure": r.figure,
+            "reference_reading": r.reading,
+            "planproof": r.planproof,
+            "classes": {k: dict(v) for k, v in r.classes.items()},
+            "total": dict(r.total),
+            "unexplained": r.unexplained,
+        }
+        for r in rows
+    ]
 
 
 def kendall_tau(xs: Sequence[float], ys: Sequence[float]) -> float | None:
@@ -111,19 +191,23 @@ def kendall_tau(xs: Sequence[float], ys: Sequence[float]) -> float | None:
 
 
 def taus(module: str, rows: Sequence[Row]) -> list[Tau]:
-    """Per figure of the module: tau of planproof's and of the reference's column against
-    the paper's, over the published models holding both figures."""
+    """Per figure of the module: tau of planproof's, the reference reading's (where the
+    module has one) and the reference's column against the paper's, over the published
+    models holding both figures."""
     out: list[Tau] = []
+    versuses = ("planproof", *(("reading",) if any(r.reading for r in rows) else ()), "reference")
     for group in GROUPS[module]:
         for fig in group:
-            for versus in ("planproof", "reference"):
-                pairs = [
-                    (r.paper[fig], getattr(r, versus)[fig])
+            for versus in versuses:
+                used = [
+                    r
                     for r in rows
                     if not r.user_run and fig in r.paper and fig in getattr(r, versus)
                 ]
+                pairs = [(r.paper[fig], getattr(r, versus)[fig]) for r in used]
                 tau = kendall_tau([p for p, _ in pairs], [q for _, q in pairs])
-                out.append(Tau(module, fig, versus, tau, len(pairs)))
+                mixed = versus == "reference" and any(fig in r.sampled for r in used)
+                out.append(Tau(module, fig, versus, tau, len(pairs), mixed))
     return out
 
 
@@ -135,17 +219,29 @@ def _header(fig: str) -> str:
     return fig.replace("_planner_success", " planner SR").replace("_", " ")
 
 
+def _same(ref: float | None, value: float | None, sampled: bool) -> str:
+    """The class of a cell equal to the reference's whole-file figure (never a sampled one:
+    a sample's figure is not the file's)."""
+    same = not sampled and ref is not None and value is not None and abs(ref - value) < 0.05
+    return ' class="same"' if same else ""
+
+
 def _table(rows: Sequence[Row], group: Sequence[str]) -> Markup:
-    head = "".join(f'<th colspan="3">{escape(_header(f))}</th>' for f in group)
-    sub = "".join("<th>paper</th><th>ref.</th><th>planproof</th>" for _ in group)
+    reading = any(r.reading for r in rows)
+    cols = ("paper", "ref.", *(("ref. reading",) if reading else ()), "planproof")
+    head = "".join(f'<th colspan="{len(cols)}">{escape(_header(f))}</th>' for f in group)
+    sub = "".join("".join(f"<th>{c}</th>" for c in cols) for _ in group)
     body: list[str] = []
     for r in rows:
         cells: list[str] = []
         for f in group:
             p, ref, pp = r.paper.get(f), r.reference.get(f), r.planproof.get(f)
-            same = ref is not None and pp is not None and abs(ref - pp) < 0.05
-            cls = ' class="same"' if same else ""
-            cells.append(f"<td>{_fmt(p)}</td><td>{_fmt(ref)}</td><td{cls}>{_fmt(pp)}</td>")
+            star = f in r.sampled and ref is not None
+            cells.append(f"<td>{_fmt(p)}</td><td>{_fmt(ref)}{'*' if star else ''}</td>")
+            if reading:
+                rd = r.reading.get(f)
+                cells.append(f"<td{_same(ref, rd, star)}>{_fmt(rd)}</td>")
+            cells.append(f"<td{_same(ref, pp, star)}>{_fmt(pp)}</td>")
         who = escape(r.label) + (Markup(" <em>(your run)</em>") if r.user_run else "")
         body.append(f"<tr><th>{who}</th>{''.join(cells)}</tr>")
     return Markup(  # every value above is a number or escaped
@@ -160,6 +256,17 @@ def _chart(module: str, rows: Sequence[Row], fig: str) -> Markup:
     series = [
         Series("paper", "#9aa5b1", tuple(r.paper.get(fig) for r in ranked)),
         Series("reference code", "#e3a008", tuple(r.reference.get(fig) for r in ranked)),
+        *(
+            [
+                Series(
+                    "planproof, reference reading",
+                    "#7e3af2",
+                    tuple(r.reading.get(fig) for r in ranked),
+                )
+            ]
+            if any(r.reading for r in rows)
+            else []
+        ),
         Series("planproof", "#1c64f2", tuple(r.planproof.get(fig) for r in ranked)),
     ]
     chart = bar_chart(f"{TITLES[module]}: {_header(fig)}", labels, series, max_value=100.0)
@@ -201,28 +308,50 @@ def render_html(
     modules: Mapping[str, Sequence[Row]],
     notes: Sequence[str] = (),
     tau_rows: Sequence[Tau] = (),
+    *,
+    corrections: Mapping[str, Sequence[CorrectionRow]] | None = None,
+    compared: Sequence[Any] = (),
+    task_dirs: Any = None,
 ) -> str:
     """The whole page: per module, its tables (paper | reference | planproof), a
     leaderboard chart of the headline figure and, for trajectory modules, the error
     taxonomy per model; then the rank agreement."""
+    corrections = corrections or {}
     parts: list[str] = [
         "<!doctype html><html><head><meta charset='utf-8'>"
         "<title>planproof: EAI paper reproduction (VirtualHome)</title>"
         f"<style>{_CSS}</style></head><body>",
         "<h1>EAI paper, VirtualHome: paper vs reference code vs planproof</h1>",
-        "<p>Each figure in three columns: the paper's value, the reference code "
-        "(virtualhome-eval 0.1.1) on the same published file, planproof on that file. "
-        "Green: planproof equals the reference. Differences are explained in "
-        "docs/reference-differences.md and docs/published-answers.md.</p>",
+        "<p>Each figure in three or four columns: the paper's value, the reference code "
+        "(virtualhome-eval 0.1.1) on the same published file, planproof scoring that file "
+        "by the reference's rules (\u201cref. reading\u201d, where the module has it) and "
+        "planproof's own reading. Green: equal to the reference code's figure on the whole "
+        "file; a reference figure marked * is on a sample of the file's tasks and is never "
+        "shaded. Differences are explained in docs/reference-differences.md and "
+        "docs/published-answers.md; the corrections tables count them.</p>",
     ]
     if notes:
-        parts.append("<ul>" + "".join(f"<li>{escape(n)}</li>" for n in notes) + "</ul>")
+        parts.append(
+            "<h2>Notes</h2><ul>" + "".join(f"<li>{escape(n)}</li>" for n in notes) + "</ul>"
+        )
+    if task_dirs is not None:
+        parts.append(
+            "<p>Task by task, per published model (both readings, the answer, the replayed "
+            f"trace): <code>planproof report {escape(str(task_dirs))}</code>, or one "
+            "model's directory under it.</p>"
+        )
+    if compared:
+        from planproof.report.task_compare import comparisons_html
+
+        parts.append(str(comparisons_html(compared)))
     for module, rows in modules.items():
         if not rows:
             continue
         parts.append(f"<h2>{escape(TITLES[module])}</h2>")
         for group in GROUPS[module]:
             parts.append(str(_table(rows, group)))
+        if corrections.get(module):
+            parts.append(str(corrections_html(corrections[module])))
         parts.append(str(_chart(module, rows, GROUPS[module][0][0])))
         if module in ("action-sequencing", "subgoal-decomposition"):
             parts.append(str(_taxonomy(module, rows)))
@@ -230,17 +359,19 @@ def render_html(
         parts.append("<h2>Ranking agreement with the paper (Kendall's tau)</h2>")
         parts.append(
             "<table class='lb taus'><tr><th>module</th><th>figure</th>"
-            "<th>planproof vs paper</th><th>reference vs paper</th><th>models</th></tr>"
+            "<th>planproof vs paper</th><th>reference reading vs paper</th>"
+            "<th>reference vs paper</th><th>models</th></tr>"
         )
         by_key: dict[tuple[str, str], dict[str, Tau]] = {}
         for t in tau_rows:
             by_key.setdefault((t.module, t.figure), {})[t.versus] = t
         for (module, fig), d in by_key.items():
-            pp, ref = d.get("planproof"), d.get("reference")
+            pp, rd, ref = d.get("planproof"), d.get("reading"), d.get("reference")
+            mixed = ref is not None and ref.sampled
             parts.append(
                 f"<tr><td>{escape(module)}</td><td>{escape(_header(fig))}</td>"
-                f"<td>{_tau(pp)}</td><td>{_tau(ref)}</td>"
-                f"<td>{pp.models if pp else 0}</td></tr>"
+                f"<td>{_tau(pp)}</td><td>{_tau(rd)}</td><td>{_tau(ref)}{'*' if mixed else ''}"
+                f"</td><td>{pp.models if pp else 0}</td></tr>"
             )
         parts.append("</table>")
     parts.append("</body></html>")
@@ -257,16 +388,23 @@ def rows_for(
     planproof: Mapping[str, Mapping[str, float]],
     paper: Callable[[str, str, str], float | None],
     reference: Callable[[str, str, str], float | None],
+    *,
+    reading: Mapping[str, Mapping[str, float]] | None = None,
+    sampled: Callable[[str, str, str], bool] | None = None,
 ) -> list[Row]:
     """Rows for the published ``models`` ((file stem, paper name) pairs) of a section of
-    :data:`GROUPS`: the paper's and the reference's figures looked up per figure."""
+    :data:`GROUPS`: the paper's and the reference's figures looked up per figure,
+    ``reading`` the reference reading's figures per model, ``sampled(module, model,
+    figure)`` whether the stored reference figure is a sample's."""
     module = BASE.get(section, section)
     figs = [f for group in GROUPS[section] for f in group]
     out: list[Row] = []
     for stem, name in models:
         p = {f: v for f in figs if (v := paper(name, module, f)) is not None}
         r = {f: v for f in figs if (v := reference(module, stem, f)) is not None}
-        out.append(Row(stem, name, p, r, dict(planproof.get(stem, {}))))
+        star = frozenset(f for f in r if sampled is not None and sampled(module, stem, f))
+        rd = dict((reading or {}).get(stem, {}))
+        out.append(Row(stem, name, p, r, dict(planproof.get(stem, {})), reading=rd, sampled=star))
     return out
 
 
@@ -284,6 +422,8 @@ def as_plain(rows: Sequence[Row]) -> list[dict[str, Any]]:
             "paper": dict(r.paper),
             "reference": dict(r.reference),
             "planproof": dict(r.planproof),
+            "reference_reading": dict(r.reading),
+            "reference_sampled": sorted(r.sampled),
             "user_run": r.user_run,
         }
         for r in rows

@@ -7,7 +7,7 @@ results file may come from another planproof version or be edited by hand."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from planproof.report.load import (
@@ -418,6 +418,10 @@ def task_outcome(
             Issue("not evaluated", "no result for this task in results.jsonl"),
         )
     out = (reader or READERS.get(module, generic))(result)
+    reading = as_dict(result.get("reference_reading"))
+    if reading:  # reproduce eai's published models: the reference reading of the same task
+        more = tuple((f"reference reading: {k}", as_str(v)) for k, v in reading.items() if v)
+        out = replace(out, facts=(*out.facts, *more))
     if response is not None and response.error is not None:
         err = response.error
         extra = Issue(f"call failed: {err.kind}", err.message)

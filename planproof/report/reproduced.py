@@ -34,7 +34,14 @@ REPRODUCE = "reproduce"
 FIGURES_PER_TABLE = 2
 """Figures per table (each with up to three columns), so that a table fits the page."""
 MAX_FIGURES = 24
-SOURCES = (("paper", "paper"), ("reference", "ref."), ("planproof", "planproof"))
+SOURCES = (
+    ("paper", "paper"),
+    ("reference", "ref."),
+    ("reference_reading", "ref. reading"),
+    ("planproof", "planproof"),
+)
+"""The columns per figure: the paper, the reference code on the same file, planproof
+scoring it by the reference's rules (where the module has that reading), planproof."""
 MODULE_NAMES = {
     "goal-interpretation": "goal interpretation",
     "subgoal-decomposition": "subgoal decomposition",
@@ -61,7 +68,7 @@ def load_reproduced(path: Path) -> list[Run]:
     taus = [t for t in map(as_dict, as_list(doc.get("kendall_tau"))) if t]
     notes = str_list(doc.get("notes"))
     runs: list[Run] = []
-    for key, raw in sections.items():
+    for n, (key, raw) in enumerate(sections.items()):
         rows = [r for r in map(as_dict, as_list(raw)) if r]
         skipped = len(as_list(raw)) - len(rows)
         published = sum(not as_bool(r.get("user_run")) for r in rows)
@@ -81,7 +88,11 @@ def load_reproduced(path: Path) -> list[Run]:
                 summary=summary,
                 responses=(),
                 results=(),
-                notes=(*notes, *([f"{skipped} rows of {key} are not objects"] if skipped else [])),
+                # the notes concern the whole reproduction: shown once, with its first section
+                notes=(
+                    *(notes if n == 0 else ()),
+                    *([f"{skipped} rows of {key} are not objects"] if skipped else []),
+                ),
                 evaluated=False,
             )
         )
@@ -108,6 +119,24 @@ def _figures(summaries: Sequence[Mapping[str, Any]]) -> list[str]:
 
 def _header(fig: str) -> str:
     return fig.replace("_planner_success", " planner SR").replace("_", " ")
+
+
+def _starred(table: MetricTable, rows: Sequence[tuple[str, str, Mapping[str, Any]]]) -> MetricTable:
+    """The table with a ``*`` after every reference figure that is a sample's (the row's
+    ``reference_sampled``), as the notes promise."""
+    from dataclasses import replace
+
+    out = []
+    for row, (_, _, r) in zip(table.rows, rows, strict=True):
+        sampled = set(str_list(r.get("reference_sampled")))
+        cells = tuple(
+            replace(cell, text=cell.text + "*")
+            if col.path[0] == "reference" and col.path[-1] in sampled and cell.value is not None
+            else cell
+            for col, cell in zip(table.columns, row.cells, strict=True)
+        )
+        out.append(replace(row, cells=cells))
+    return replace(table, rows=tuple(out))
 
 
 def tables(
@@ -140,7 +169,7 @@ def tables(
             for fig in chunk
             for key, short in sources
         ]
-        out.append(metric_table(REPRODUCE, caption, rows, cols))
+        out.append(_starred(metric_table(REPRODUCE, caption, rows, cols), rows))
     tau_rows = []
     for k, (label, summary) in enumerate(runs):
         by: dict[str, dict[str, float]] = {}

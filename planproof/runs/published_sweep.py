@@ -133,14 +133,13 @@ each task's verdict) of a module scored task by task."""
 
 def _scoring(cell: Cell) -> _Scoring:
     if cell.module == "goal-interpretation":
-        from planproof.metrics import goal_interpretation as gi
+        from planproof.runs import goal_readings as gr
 
-        return (
-            lambda t, text: gi.evaluate_goal_response(t, text, logic=False),
-            gi.parse_error_result,
-            gi.summarize,
-            lambda rs: [{"identifier": r.identifier, "f1": r.total.f1} for r in rs],
-        )
+        return (gr.score_both, gr.failed_both, gr.summarize_both, gr.verdicts_both)
+    if cell.module == "action-sequencing" and cell.repeated == "steps":
+        from planproof.runs import action_readings as ar
+
+        return (ar.score_both, ar.failed_both, ar.summarize_both, ar.verdicts_both)
     if cell.module == "action-sequencing":
         from planproof.metrics import action_sequencing as m
 
@@ -159,7 +158,7 @@ def _scoring(cell: Cell) -> _Scoring:
             sd.evaluate_subgoal_response,
             lambda t, msg: sd.grammar_error_result(t, SubgoalError(ErrorKind.PARSING, msg)),
             sd.summarize,
-            lambda rs: [_trajectory(r.trajectory) for r in rs],
+            lambda rs: [{**_trajectory(r.trajectory), "record": r.to_dict()} for r in rs],
         )
     raise ValueError(f"{cell.module} is not scored task by task")
 
@@ -194,7 +193,12 @@ def _transition_modeling(cell: Cell) -> tuple[dict[str, Any], list[dict[str, Any
     from planproof.pddl.eai import load_eai_pddl
 
     data = load_eai_pddl(cell.dataset)
-    rows = json.loads(Path(cell.path).read_text(encoding="utf-8"))
+    try:
+        rows = json.loads(Path(cell.path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise PublishedFileError(f"{cell.path}: not a readable JSON file: {exc}") from None
+    if not isinstance(rows, list):
+        raise PublishedFileError(f"{cell.path}: not a JSON list of answers")
     report = evaluate_responses(
         data, rows, engine=TM_ENGINE, timeout=TM_TIMEOUT, run_planner=cell.planner
     )
@@ -213,6 +217,11 @@ _SCORERS: dict[str, Callable[[Cell], tuple[dict[str, Any], list[dict[str, Any]]]
     "subgoal-decomposition": _by_task,
     "transition-modeling": _transition_modeling,
 }
+
+
+class PublishedFileError(ValueError):
+    """A published answers file that cannot be read as a whole (corrupt, truncated, not a
+    list): its cell is left out, the message names the file, the other cells go on."""
 
 
 SHARDED = frozenset({"subgoal-decomposition"})
@@ -246,10 +255,18 @@ def evaluate_shard(shard: Shard) -> list[dict[str, Any]]:
     """Per cell of the shard: the file's facts, the slice's ``(position, result)`` pairs
     and the seconds spent (plain data and result dataclasses, picklable)."""
     out: list[dict[str, Any]] = []
+    from planproof.interface.errors import ResponsesFileError
+
     for cell in shard.cells:
         start = time.perf_counter()
         score, failed, _, _ = _scoring(cell)
-        facts, scored = _score_file(cell, score, failed, lambda i: i % shard.count == shard.index)
+        try:
+            facts, scored = _score_file(
+                cell, score, failed, lambda i: i % shard.count == shard.index
+            )
+        except (ResponsesFileError, PublishedFileError, OSError) as exc:  # this file only
+            out.append({"error": f"{cell.path}: {exc}" if cell.path not in str(exc) else str(exc)})
+            continue
         out.append({"facts": facts, "results": scored, "seconds": time.perf_counter() - start})
     return out
 
@@ -270,13 +287,17 @@ def evaluate_job(job: Cell | Shard) -> Any:
 def _cell_result(
     cell: Cell, summary: dict[str, Any], tasks: list[dict[str, Any]], seconds: float
 ) -> dict[str, Any]:
-    return {
+    out = {
         "cell": asdict(cell),
         "summary": summary,
         "figures": figures(cell.module, summary),
         "tasks": tasks,
         "seconds": round(seconds, 3),
     }
+    reading = summary.get("reference_reading")
+    if isinstance(reading, Mapping):  # scored in the reference's reading too
+        out["reference_reading_figures"] = figures(cell.module, reading)
+    return out
 
 
 def evaluate_cell(cell: Cell) -> dict[str, Any]:

@@ -165,10 +165,11 @@ def test_a_failing_slice_leaves_its_cells_out_once_each(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """A subgoal-decomposition file that is no list of responses fails every slice (each
-    slice holds every model's file): both subgoal cells are left out, with one warning
-    each (not one per slice); the goal-interpretation cell is scored and kept. Cells
-    that succeed through slices are the whole cell's result."""
+    """A subgoal-decomposition file that is no list of responses fails its own cell in
+    every slice (each slice holds every model's file): that cell alone is left out, with
+    one warning (not one per slice) naming the file; the good subgoal cell and the
+    goal-interpretation cell are scored and kept. Cells that succeed through slices are
+    the whole cell's result."""
     from planproof.commands.reproduce import _jobs, score_cells
     from planproof.runs.published_sweep import SHARDS
 
@@ -188,11 +189,57 @@ def test_a_failing_slice_leaves_its_cells_out_once_each(
         for line in capsys.readouterr().err.splitlines()
         if "a cell failed and is left out" in line
     ]
-    assert len(warnings) == 2, warnings
-    assert any("broken-model" in w for w in warnings) and any(GPT4O in w for w in warnings)
-    assert [r["cell"]["module"] for r in got] == ["goal-interpretation"]
+    assert len(warnings) == 1, warnings
+    assert "broken-model" in warnings[0] and str(bad) in warnings[0]
+    assert [r["cell"]["module"] for r in got] == ["goal-interpretation", "subgoal-decomposition"]
     assert _but_seconds(got[0]) == _but_seconds(_whole(gi))
+    assert _but_seconds(got[1]) == _but_seconds(_whole(sd))
     # the good files alone: the subgoal cell comes back merged from its slices, and is cached
     good = score_cells([gi, sd], _args("--workers", "1", "--no-cache"))
     assert [_but_seconds(r) for r in good] == [_but_seconds(_whole(gi)), _but_seconds(_whole(sd))]
     assert len(list((tmp_path / "cache" / "reproduce").glob("*.json"))) == 2
+
+
+@pytest.mark.parametrize("module", ["goal-interpretation", "action-sequencing"])
+def test_a_truncated_file_fails_its_own_cell_naming_it(
+    cells: dict[str, list[Cell]],
+    module: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A published file cut in the middle (a truncated download) is a clear error naming
+    the file; the other cell of the run is scored."""
+    from planproof.commands.reproduce import score_cells
+
+    monkeypatch.setenv("PLANPROOF_CACHE_DIR", str(tmp_path / "cache"))
+    good = cells[module][0]
+    text = Path(good.path).read_text(encoding="utf-8")
+    cut = tmp_path / "truncated.json"
+    cut.write_text(text[: len(text) // 2], encoding="utf-8")
+    broken = Cell("truncated-model", module, "virtualhome", str(cut))
+    failures: list[str] = []
+    got = score_cells([broken, good], _args("--workers", "1", "--no-cache"), failures)
+    assert [r["cell"]["model"] for r in got] == [good.model]
+    assert len(failures) == 1 and str(cut) in failures[0] and "truncated-model" in failures[0]
+    assert str(cut) in capsys.readouterr().err
+
+
+def test_cells_of_other_code_versions_are_pruned(
+    cells: dict[str, list[Cell]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cached cell scored by other code is never read again: the next sweep removes it,
+    keeps its own, so the cache stays one sweep big."""
+    from planproof.commands.reproduce import _cache_key, score_cells
+
+    monkeypatch.setenv("PLANPROOF_CACHE_DIR", str(tmp_path / "cache"))
+    root = tmp_path / "cache" / "reproduce"
+    root.mkdir(parents=True)
+    stale = root / "00000000-0123456789abcdef0123456789abcdef.json"
+    stale.write_text("{}", encoding="utf-8")
+    gi = cells["goal-interpretation"][0]
+    score_cells([gi], _args("--workers", "1"))
+    assert not stale.exists()
+    assert [p.name for p in root.glob("*.json")] == [f"{_cache_key(gi)}.json"]
+    again = score_cells([gi], _args("--workers", "1"))  # read back from the cache
+    assert [r["cell"]["model"] for r in again] == [gi.model]
