@@ -1,0 +1,564 @@
+"""Compare two operators of one vocabulary with Z3: the core every operator comparison
+(``planproof compare-domains``, transition modeling) calls.
+
+Both operators are grounded on one small symbolic universe: the reference's parameters
+become objects named ``?x`` (so a ground atom reads as the lifted literal), the
+candidate's parameters are bound to the same objects (by position, or by a detected
+permutation), and two spare objects per type give quantifiers something to range over.
+Quantifiers are expanded and equality decided before Z3 sees anything, so each query is
+propositional. Then:
+
+* preconditions: each reference conjunct the candidate does not entail is a *missing
+  precondition*, each candidate conjunct the reference does not entail an *extra* one;
+* effects: for every ground atom either side may change, its value after the action
+  (``add ∨ (atom ∧ ¬del)``, PDDL's delete-then-add) must agree on every state both
+  preconditions allow; a state where it does not names the difference (missing add,
+  missing delete, extra add/delete, wrong polarity, possibly under a ``when`` condition).
+
+Every counterexample is a Z3 model made subset-minimal: true atoms are dropped one by one
+while the state still shows the difference (docs/compare-domains.md).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from planproof.ltl.ast import (
+    FALSE,
+    TRUE,
+    And,
+    Atom,
+    Bottom,
+    Const,
+    Exists,
+    Forall,
+    Formula,
+    Implies,
+    Not,
+    Or,
+    Top,
+    substitute,
+    walk,
+)
+from planproof.ltl.simplify import conj, disj
+from planproof.ltl.trace import Universe
+from planproof.pddl.compare.model import Finding, OperatorComparison, Verdict, combine
+from planproof.pddl.numeric import NumericEffect
+from planproof.pddl.schema import Add, Delete, Domain, Effect, ForallEffect, Operator, When
+
+SMT_TIMEOUT = 5.0
+"""Seconds one Z3 query may take before the comparison says ``unknown``; the queries are
+propositional and take milliseconds, so this is a guard, not a budget a verdict hangs on
+under load (an ``unknown`` is reported as such, never as a difference)."""
+
+MAX_PERMUTED_ARITY = 6
+"""Operators with more parameters are compared by position only (6! = 720 orders are
+scored syntactically before any Z3 query)."""
+
+Axioms = Callable[[Universe], Iterable[Formula]]
+
+
+class UnsupportedComparison(ValueError):
+    """A formula outside what the comparison decides (a temporal or counting operator)."""
+
+
+# --------------------------------------------------------------------------- grounding
+
+
+def operator_universe(
+    domain: Domain,
+    ops: Sequence[Operator],
+    objects: Mapping[str, str],
+    constants: Mapping[str, str] = {},
+) -> Universe:
+    """The symbolic universe of a comparison or a static check: ``objects`` (object →
+    type, one per parameter), the domain's constants, and two spare objects for every type
+    a parameter or quantifier of ``ops`` uses."""
+    out: dict[str, set[str]] = {}
+
+    def types(t: str) -> set[str]:
+        return set(domain.ancestors(t)) if t in domain.types else {t, "object"}
+
+    for name, t in {**constants, **objects}.items():
+        out.setdefault(name, set()).update(types(t))
+    wanted = {p.type for op in ops for p in op.params}
+    for op in ops:
+        wanted |= binder_types(op)
+    for t in sorted(wanted):
+        for k in (1, 2):
+            name = f"{t}_{k}"
+            while name in out:
+                name += "'"
+            out[name] = types(t)
+    return Universe.of(out)
+
+
+def binder_types(op: Operator) -> set[str]:
+    """Types every quantifier of ``op`` (precondition, conditions, forall effects) binds."""
+    formulas: list[Formula] = [op.precondition]
+    out: set[str] = set()
+    stack: list[Effect] = list(op.effects)
+    while stack:
+        e = stack.pop()
+        if isinstance(e, When):
+            formulas.append(e.condition)
+            stack.extend(e.effects)
+        elif isinstance(e, ForallEffect):
+            out.add(e.binder.type or "object")
+            stack.extend(e.effects)
+    for f in formulas:
+        out |= {n.binder.type or "object" for n in walk(f) if isinstance(n, Exists | Forall)}
+    return out
+
+
+def expand(f: Formula, universe: Universe) -> Formula:
+    """``f`` (ground but for its quantifiers) with quantifiers expanded over ``universe``
+    and equality between objects decided: a quantifier-free formula."""
+    match f:
+        case Atom(pred, args):
+            if pred == "=" and len(args) == 2 and all(isinstance(a, Const) for a in args):
+                return TRUE if args[0] == args[1] else FALSE
+            return f
+        case Top() | Bottom():
+            return f
+        case Not(body):
+            inner = expand(body, universe)
+            if isinstance(inner, Top | Bottom):
+                return FALSE if isinstance(inner, Top) else TRUE
+            return inner.body if isinstance(inner, Not) else Not(inner)
+        case And(cs):
+            return conj(*(expand(c, universe) for c in cs))
+        case Or(cs):
+            return disj(*(expand(c, universe) for c in cs))
+        case Implies(a, b):
+            return disj(expand(Not(a), universe), expand(b, universe))
+        case Forall(b, body):
+            return conj(
+                *(expand(substitute(body, {b.var: o}), universe) for o in universe.of_type(b.type))
+            )
+        case Exists(b, body):
+            return disj(
+                *(expand(substitute(body, {b.var: o}), universe) for o in universe.of_type(b.type))
+            )
+    raise UnsupportedComparison(f"cannot compare a {type(f).__name__} formula")
+
+
+def holds(f: Formula, true: frozenset[Atom]) -> bool:
+    """Truth of a quantifier-free ground formula in the state whose true atoms are ``true``."""
+    match f:
+        case Atom():
+            return f in true
+        case Top():
+            return True
+        case Bottom():
+            return False
+        case Not(body):
+            return not holds(body, true)
+        case And(cs):
+            return all(holds(c, true) for c in cs)
+        case Or(cs):
+            return any(holds(c, true) for c in cs)
+        case Implies(a, b):
+            return not holds(a, true) or holds(b, true)
+    raise UnsupportedComparison(f"cannot evaluate a {type(f).__name__} formula")
+
+
+def conjuncts(f: Formula) -> tuple[Formula, ...]:
+    """The top-level conjuncts of ``f`` (``f`` itself when it is no conjunction)."""
+    if isinstance(f, And):
+        return tuple(c for x in f.children for c in conjuncts(x))
+    return () if isinstance(f, Top) else (f,)
+
+
+def text(f: Formula) -> str:
+    """PDDL-like text of a ground formula (objects named ``?x`` read as variables)."""
+    match f:
+        case Atom(pred, args):
+            return "(" + " ".join([pred, *(a.name for a in args)]) + ")"
+        case Top():
+            return "(and)"
+        case Bottom():
+            return "(or)"
+        case Not(body):
+            return f"(not {text(body)})"
+        case And(cs):
+            return "(and " + " ".join(text(c) for c in cs) + ")"
+        case Or(cs):
+            return "(or " + " ".join(text(c) for c in cs) + ")"
+        case Implies(a, b):
+            return f"(imply {text(a)} {text(b)})"
+    return repr(f)
+
+
+@dataclass
+class EffectTable:
+    """Per ground atom, the conditions under which an operator adds and deletes it."""
+
+    adds: dict[Atom, list[Formula]] = field(default_factory=dict)
+    dels: dict[Atom, list[Formula]] = field(default_factory=dict)
+    numeric: bool = False
+
+    def add_condition(self, a: Atom) -> Formula:
+        return disj(*self.adds.get(a, ()))
+
+    def delete_condition(self, a: Atom) -> Formula:
+        return disj(*self.dels.get(a, ()))
+
+    def next_value(self, a: Atom) -> Formula:
+        """``a`` after the action: added, or true before and not deleted."""
+        return disj(self.add_condition(a), conj(a, Not(self.delete_condition(a))))
+
+    def atoms(self) -> list[Atom]:
+        return list(dict.fromkeys([*self.adds, *self.dels]))
+
+
+def effect_table(
+    effects: Iterable[Effect], env: Mapping[str, str], universe: Universe
+) -> EffectTable:
+    """Ground ``effects`` under ``env`` (variable → object), expanding ``forall``."""
+    table = EffectTable()
+
+    def walk_effects(items: Iterable[Effect], cond: Formula, env: Mapping[str, str]) -> None:
+        for e in items:
+            match e:
+                case Add(atom) | Delete(atom):
+                    ground = substitute(atom, dict(env))
+                    assert isinstance(ground, Atom)
+                    side = table.adds if isinstance(e, Add) else table.dels
+                    side.setdefault(ground, []).append(cond)
+                case When(c, inner):
+                    here = expand(substitute(c, dict(env)), universe)
+                    walk_effects(inner, conj(cond, here), env)
+                case ForallEffect(b, inner):
+                    for o in universe.of_type(b.type):
+                        walk_effects(inner, cond, {**env, b.var: o})
+                case NumericEffect():
+                    table.numeric = True
+
+    walk_effects(effects, TRUE, env)
+    return table
+
+
+# --------------------------------------------------------------------------- Z3 queries
+
+
+@dataclass
+class _Solver:
+    """Counts the Z3 queries of one comparison and turns models into minimal states."""
+
+    universe: Universe
+    background: Formula
+    timeout: float
+    queries: int = 0
+    unknown: bool = False
+
+    def witness(self, f: Formula) -> frozenset[Atom] | None:
+        """A subset-minimal state satisfying ``f`` and the background, or None (none
+        exists, or Z3 gave up: then ``unknown`` is set)."""
+        from planproof.ltl.smt import satisfiable
+
+        goal = conj(self.background, f)
+        if goal == FALSE:
+            return None
+        self.queries += 1
+        res = satisfiable(goal, self.universe, timeout=self.timeout)
+        if res.unknown:
+            self.unknown = True
+        if not res.sat or res.model is None:
+            return None
+        state = set(res.model)
+        for a in sorted(res.model, key=text):
+            state.discard(a)
+            if not holds(goal, frozenset(state)):
+                state.add(a)
+        return frozenset(state)
+
+
+def _state_text(state: frozenset[Atom] | None) -> tuple[str, ...]:
+    return tuple(sorted(text(a) for a in state or ()))
+
+
+# --------------------------------------------------------------------------- comparison
+
+
+@dataclass(frozen=True)
+class Context:
+    """What comparing operators needs from the reference domain: its types (for the
+    universe and for parameter types), its constants and its state axioms, if any."""
+
+    domain: Domain
+    constants: Mapping[str, str] = field(default_factory=dict)
+    axioms: Axioms | None = None
+    timeout: float = SMT_TIMEOUT
+
+
+def compare_operators(
+    reference: Operator, candidate: Operator, context: Context
+) -> OperatorComparison:
+    """The verdict on ``candidate`` (already in the reference's vocabulary) against
+    ``reference`` (see the module docstring). Never raises for what a candidate contains:
+    a formula the comparison cannot decide becomes an ``unsupported`` finding."""
+    try:
+        return _compare(reference, candidate, context)
+    except (UnsupportedComparison, ValueError, RecursionError) as exc:
+        finding = Finding(reference.name, "unsupported", "", f"not compared: {exc}")
+        return OperatorComparison(reference.name, candidate.name, Verdict.UNKNOWN, (finding,))
+
+
+def _compare(reference: Operator, candidate: Operator, ctx: Context) -> OperatorComparison:
+    name = reference.name
+    if len(reference.params) != len(candidate.params):
+        finding = Finding(
+            name,
+            "wrong-arity",
+            "",
+            f"the reference takes {len(reference.params)} parameters, the candidate "
+            f"{len(candidate.params)}",
+        )
+        return OperatorComparison(name, candidate.name, Verdict.INCOMPARABLE, (finding,))
+    orders = _orders(reference, candidate, ctx.domain)
+    first = _under(reference, candidate, orders[0], ctx)
+    if first.verdict is Verdict.EQUIVALENT or len(orders) == 1:
+        return first
+    second = _under(reference, candidate, orders[1], ctx)
+    if len(second.findings) >= len(first.findings) and second.verdict is not Verdict.EQUIVALENT:
+        return first
+    moved = [f"its parameter {j + 1} is the reference's {i + 1}" for j, i in enumerate(orders[1])]
+    declared = " ".join(f"?{p.name}" for p in candidate.params)
+    wanted = " ".join(f"?{p.name}" for p in reference.params)
+    swapped = Finding(
+        name,
+        "swapped-parameters",
+        f"({declared})",
+        f"the candidate declares ({declared}) against the reference's ({wanted}) and "
+        "matches it only with the parameters reordered: "
+        + ", ".join(m for m, (j, i) in zip(moved, enumerate(orders[1]), strict=True) if i != j),
+    )
+    return OperatorComparison(
+        name,
+        candidate.name,
+        combine(second.verdict, Verdict.INCOMPARABLE),
+        (swapped, *second.findings),
+        second.parameters,
+        first.queries + second.queries,
+    )
+
+
+def _orders(reference: Operator, candidate: Operator, domain: Domain) -> list[tuple[int, ...]]:
+    """The positional order, then the best-scoring other order of the candidate's
+    parameters (candidate position j ↦ reference position order[j]), if one scores higher.
+    Scoring is syntactic (shared literals), so no Z3 query is spent on hopeless orders."""
+    n = len(reference.params)
+    identity = tuple(range(n))
+    if n < 2 or n > MAX_PERMUTED_ARITY:
+        return [identity]
+    ref_sig = _signature(reference, {p.name: f"?{p.name}" for p in reference.params})
+
+    def score(order: tuple[int, ...]) -> int:
+        env = {
+            candidate.params[j].name: f"?{reference.params[i].name}" for j, i in enumerate(order)
+        }
+        return len(ref_sig & _signature(candidate, env))
+
+    def fits(order: tuple[int, ...]) -> bool:
+        return all(
+            _related(domain, candidate.params[j].type, reference.params[i].type)
+            for j, i in enumerate(order)
+        )
+
+    base = score(identity)
+    best, best_score = identity, base
+    for order in itertools.permutations(range(n)):
+        if order != identity and fits(order):
+            s = score(order)
+            if s > best_score:
+                best, best_score = order, s
+    return [identity] if best == identity else [identity, best]
+
+
+def _related(domain: Domain, a: str, b: str) -> bool:
+    if a == b:
+        return True
+    if a not in domain.types or b not in domain.types:
+        return False
+    return domain.is_subtype(a, b) or domain.is_subtype(b, a)
+
+
+def _signature(op: Operator, env: dict[str, str]) -> set[tuple[str, str]]:
+    out = {("pre", text(substitute(c, env))) for c in conjuncts(op.precondition)}
+    stack: list[Effect] = list(op.effects)
+    while stack:
+        e = stack.pop()
+        if isinstance(e, Add | Delete):
+            out.add((type(e).__name__, text(substitute(e.atom, env))))
+        elif isinstance(e, When | ForallEffect):
+            stack.extend(e.effects)
+    return out
+
+
+def _under(
+    reference: Operator, candidate: Operator, order: tuple[int, ...], ctx: Context
+) -> OperatorComparison:
+    """The comparison with candidate parameter j bound to reference parameter order[j]."""
+    name = reference.name
+    env_r = {p.name: f"?{p.name}" for p in reference.params}
+    env_c = {candidate.params[j].name: f"?{reference.params[i].name}" for j, i in enumerate(order)}
+    objects = {f"?{p.name}": p.type for p in reference.params}
+    universe = operator_universe(ctx.domain, (reference, candidate), objects, ctx.constants)
+    axioms = conj(*(expand(a, universe) for a in ctx.axioms(universe))) if ctx.axioms else TRUE
+    solver = _Solver(universe, axioms, ctx.timeout)
+    findings: list[Finding] = []
+    verdict = Verdict.EQUIVALENT
+    for j, i in enumerate(order):
+        t_r, t_c = reference.params[i].type, candidate.params[j].type
+        if t_r != t_c:
+            found, v = _type_finding(name, reference.params[i].name, t_r, t_c, ctx.domain)
+            findings.append(found)
+            verdict = combine(verdict, v)
+    pre_r = expand(substitute(reference.precondition, env_r), universe)
+    pre_c = expand(substitute(candidate.precondition, env_c), universe)
+    pre_findings, pre_verdict = _preconditions(name, pre_r, pre_c, solver)
+    findings += pre_findings
+    verdict = combine(verdict, pre_verdict)
+    eff = _effects(
+        name,
+        effect_table(reference.effects, env_r, universe),
+        effect_table(candidate.effects, env_c, universe),
+        conj(pre_r, pre_c),
+        solver,
+    )
+    findings += eff
+    if eff:
+        verdict = combine(verdict, Verdict.INCOMPARABLE)
+    if solver.unknown:
+        verdict = Verdict.UNKNOWN
+        findings.append(Finding(name, "unknown", "", "Z3 gave up on a query (time limit)"))
+    pairs = tuple(
+        (reference.params[i].name, candidate.params[j].name) for j, i in sorted(
+            enumerate(order), key=lambda x: x[1]
+        )
+    )  # fmt: skip
+    return OperatorComparison(name, candidate.name, verdict, tuple(findings), pairs, solver.queries)
+
+
+def _type_finding(
+    op: str, param: str, t_ref: str, t_cand: str, domain: Domain
+) -> tuple[Finding, Verdict]:
+    known = t_ref in domain.types and t_cand in domain.types
+    if known and domain.is_subtype(t_cand, t_ref):
+        how, v = "narrower", Verdict.STRONGER
+    elif known and domain.is_subtype(t_ref, t_cand):
+        how, v = "wider", Verdict.WEAKER
+    else:
+        how, v = "unrelated", Verdict.INCOMPARABLE
+    message = f"?{param} is of type {t_cand} in the candidate, {t_ref} in the reference ({how})"
+    return Finding(op, "parameter-type", f"?{param} - {t_cand}", message), v
+
+
+def _preconditions(
+    op: str, pre_r: Formula, pre_c: Formula, solver: _Solver
+) -> tuple[list[Finding], Verdict]:
+    """Missing and extra precondition conjuncts, each with a minimal counterexample."""
+    if pre_r == pre_c:
+        return [], Verdict.EQUIVALENT
+    findings: list[Finding] = []
+    missing = extra = False
+    # a state the candidate allows and the reference forbids (one query when none exists)
+    if solver.witness(conj(pre_c, Not(pre_r))) is not None:
+        missing = True
+        for lit in conjuncts(pre_r):
+            state = solver.witness(conj(pre_c, Not(lit)))
+            if state is not None:
+                findings.append(
+                    Finding(
+                        op,
+                        "missing-precondition",
+                        text(lit),
+                        f"the candidate does not require {text(lit)}: it applies in a "
+                        "state where the reference does not",
+                        _state_text(state),
+                    )
+                )
+    if solver.witness(conj(pre_r, Not(pre_c))) is not None:
+        extra = True
+        for lit in conjuncts(pre_c):
+            state = solver.witness(conj(pre_r, Not(lit)))
+            if state is not None:
+                findings.append(
+                    Finding(
+                        op,
+                        "extra-precondition",
+                        text(lit),
+                        f"the candidate also requires {text(lit)}: it refuses a state the "
+                        "reference accepts",
+                        _state_text(state),
+                    )
+                )
+    if missing and extra:
+        return findings, Verdict.INCOMPARABLE
+    if missing:
+        return findings, Verdict.WEAKER
+    if extra:
+        return findings, Verdict.STRONGER
+    return findings, Verdict.EQUIVALENT
+
+
+def _effects(
+    op: str, ref: EffectTable, cand: EffectTable, both: Formula, solver: _Solver
+) -> list[Finding]:
+    """One finding per ground atom whose value after the action can differ."""
+    differ: list[tuple[Atom, Formula]] = []
+    for a in dict.fromkeys([*ref.atoms(), *cand.atoms()]):
+        if ref.adds.get(a) == cand.adds.get(a) and ref.dels.get(a) == cand.dels.get(a):
+            continue
+        nr, nc = ref.next_value(a), cand.next_value(a)
+        differ.append((a, disj(conj(nr, Not(nc)), conj(Not(nr), nc))))
+    if not differ or solver.witness(conj(both, disj(*(d for _, d in differ)))) is None:
+        return []
+    out: list[Finding] = []
+    for a, d in differ:
+        state = solver.witness(conj(both, d))
+        if state is not None:
+            out.append(_effect_finding(op, a, ref, cand, state))
+    return out
+
+
+def _effect_finding(
+    op: str, a: Atom, ref: EffectTable, cand: EffectTable, state: frozenset[Atom]
+) -> Finding:
+    def does(t: EffectTable) -> tuple[str, str]:
+        """What ``t`` does to ``a`` in ``state`` ("add", "delete" or "none"), and the
+        ``when`` condition it does it under ("" when unconditional)."""
+        for kind, side in (("add", t.adds), ("delete", t.dels)):
+            conds = [c for c in side.get(a, ()) if holds(c, state)]
+            if conds:
+                return kind, "" if TRUE in conds else text(conds[0])
+        return "none", ""
+
+    r, r_cond = does(ref)
+    c, c_cond = does(cand)
+    lit = text(a)
+    if (r, c) == ("add", "none"):
+        kind, msg = "missing-add", f"the candidate does not add {lit}"
+    elif (r, c) == ("delete", "none"):
+        kind, msg = "missing-delete", f"the candidate does not delete {lit}"
+    elif (r, c) == ("none", "add"):
+        kind, msg = "extra-add", f"the candidate adds {lit}, the reference does not"
+    elif (r, c) == ("none", "delete"):
+        kind, msg = "extra-delete", f"the candidate deletes {lit}, the reference does not"
+    else:
+        kind = "wrong-polarity"
+        msg = f"the reference {_verb(r)} {lit} where the candidate {_verb(c)} it"
+    cond = r_cond or c_cond
+    if cond:
+        msg += f" (when {cond})"
+    negated = kind in ("missing-delete", "extra-delete") or (
+        kind == "wrong-polarity" and c == "delete"
+    )
+    return Finding(op, kind, f"(not {lit})" if negated else lit, msg, _state_text(state), cond)
+
+
+def _verb(kind: str) -> str:
+    return {"add": "adds", "delete": "deletes"}.get(kind, "leaves")
