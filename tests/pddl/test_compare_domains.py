@@ -370,3 +370,34 @@ def test_cross_validation_blames_the_operator_that_lost_an_effect() -> None:
     assert check.reference_plan.blame in {"stack", "put-down"}
     assert check.candidate_plan.status == "unsolvable"
     assert check.solvable_under_one_only
+
+
+# --- the command ------------------------------------------------------------------------
+
+
+def test_command_reviews_and_exits_by_verdict(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from planproof.cli import main
+
+    ref = IPC / "blocks" / "domain.pddl"
+    cand = tmp_path / "cand.pddl"
+    cand.write_text(ref.read_text().replace("(and (holding ?x) (clear ?y))", "(holding ?x)", 1))
+    problem = IPC / "blocks" / "probBLOCKS-10-0.pddl"
+    assert main(["compare-domains", str(ref), str(cand), "--problems", str(problem)]) == 1
+    out = capsys.readouterr().out
+    assert "stack: weaker" in out and "missing-precondition" in out and "(clear ?y)" in out
+    assert main(["compare-domains", str(ref), str(ref), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["verdict"] == "equivalent" and len(data["operators"]) == 4
+    broken = tmp_path / "broken.pddl"
+    broken.write_text("(define (domain x) (:action")
+    assert main(["compare-domains", str(ref), str(broken), "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["error_kind"] == "parse"
+    assert main(["compare-domains", str(ref), str(tmp_path / "absent.pddl")]) == 2
+    mapping = tmp_path / "map.json"
+    mapping.write_text('{"verbs": {}}')
+    assert main(["compare-domains", str(ref), str(ref), "--mapping", str(mapping)]) == 2
