@@ -43,7 +43,6 @@ from planproof.pddl.schema import (
     Delete,
     Domain,
     Effect,
-    ForallEffect,
     Operator,
     When,
     operator_atoms,
@@ -88,36 +87,13 @@ def vocabulary_issues(op: Operator, domain: Domain) -> list[Issue]:
 
 
 def _universe(op: Operator, domain: Domain) -> tuple[Universe, dict[str, str]]:
-    objects: dict[str, set[str]] = {}
-    env: dict[str, str] = {}
-    for p in op.params:
-        name = f"{p.name}_arg"
-        env[p.name] = name
-        objects[name] = set(domain.ancestors(p.type)) if p.type in domain.types else {p.type}
-    types = {p.type for p in op.params} | _binder_types(op)
-    for t in sorted(types):
-        for k in (1, 2):
-            objects[f"{t}_{k}"] = set(domain.ancestors(t)) if t in domain.types else {t}
-    return Universe.of(objects), env
+    """One object per parameter (``x_arg``) and two spare objects per type: the grounding
+    :mod:`planproof.pddl.compare.operators` also compares operators on."""
+    from planproof.pddl.compare.operators import operator_universe
 
-
-def _binder_types(op: Operator) -> set[str]:
-    out = {
-        f.binder.type or "object" for f in walk(op.precondition) if isinstance(f, Exists | Forall)
-    }
-    stack: list[Effect] = list(op.effects)
-    while stack:
-        e = stack.pop()
-        match e:
-            case When(cond, inner):
-                out |= {
-                    f.binder.type or "object" for f in walk(cond) if isinstance(f, Exists | Forall)
-                }
-                stack.extend(inner)
-            case ForallEffect(b, inner):
-                out.add(b.type or "object")
-                stack.extend(inner)
-    return out
+    env = {p.name: f"{p.name}_arg" for p in op.params}
+    objects = {f"{p.name}_arg": p.type for p in op.params}
+    return operator_universe(domain, (op,), objects), env
 
 
 def _ground_eq(f: Formula) -> Formula:

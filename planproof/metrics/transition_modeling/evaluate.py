@@ -24,6 +24,7 @@ from typing import Any
 from planproof.executor import Executor, Outcome, SerialExecutor
 from planproof.ltl.bddl.sexpr import SExpr, sexpr_to_text
 from planproof.pddl.checks import Issue, operator_issues
+from planproof.pddl.compare.model import OperatorComparison
 from planproof.pddl.eai import CATEGORIES, EaiPddl
 from planproof.pddl.errors import PDDLSyntaxError
 from planproof.pddl.logic_form import match_clauses, parameter_rename, predicates_of, prf
@@ -85,6 +86,9 @@ class TaskResult:
     """The planner's verdict came from the persistent cache (:mod:`planproof.pddl.plan_cache`)."""
     category_counts: Mapping[str, Mapping[str, tuple[int, int, int]]] = field(default_factory=dict)
     """part ("precondition" / "effect") → category → (tp, fp, fn)"""
+    verdicts: tuple[OperatorComparison, ...] = ()
+    """Per predicted operator, its Z3 comparison with the gold one (``compare=True``):
+    the engine of ``planproof compare-domains``."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -106,6 +110,7 @@ class TaskResult:
             "category_counts": {
                 k: {c: list(v) for c, v in d.items()} for k, d in self.category_counts.items()
             },
+            "verdicts": [v.to_dict() for v in self.verdicts],
         }
 
 
@@ -215,10 +220,14 @@ def evaluate_task(
     axioms: Callable[..., Any] | None = None,
     check_cache: dict[Operator, tuple[Issue, ...]] | None = None,
     plan_cache: bool = True,
+    compare: bool = False,
 ) -> TaskResult:
     """Score one LLM answer for one task (see the module docstring). ``check_cache``
     memoises the operator checks across tasks (the same operator recurs in many); by
-    default they are kept with ``data`` (:attr:`~planproof.pddl.eai.EaiPddl.operator_checks`)."""
+    default they are kept with ``data`` (:attr:`~planproof.pddl.eai.EaiPddl.operator_checks`).
+    With ``compare`` every predicted operator is also compared with its gold one by
+    :func:`~planproof.pddl.compare.operators.compare_operators` (equivalent, stronger,
+    weaker, incomparable, with the literal to blame)."""
     cats = data.task_categories.get(identifier, ())
     gold_names = data.task_actions[identifier]
     gold_ops = data.domain.operators
@@ -276,9 +285,19 @@ def evaluate_task(
             if p.operator not in cache:
                 cache[p.operator] = tuple(operator_issues(p.operator, data.domain, axioms=axioms))
             issues.extend(cache[p.operator])
+    verdicts: list[OperatorComparison] = []
+    if compare:
+        from planproof.pddl.compare.operators import Context, compare_operators
+
+        ctx = Context(data.domain, axioms=axioms)
+        for key, name in names.items():
+            p = predicted.get(key)
+            if p is not None and p.operator is not None:
+                verdicts.append(compare_operators(gold_ops[name], p.operator, ctx))
     result = TaskResult(
         identifier,
         cats,
+        verdicts=tuple(verdicts),
         hallucinated=hallucinated,
         missing=missing,
         scores=tuple(scores),

@@ -79,7 +79,7 @@ def operator_universe(
     out: dict[str, set[str]] = {}
 
     def types(t: str) -> set[str]:
-        return set(domain.ancestors(t)) if t in domain.types else {t, "object"}
+        return set(domain.ancestors(t)) if t in domain.types else {t}
 
     for name, t in {**constants, **objects}.items():
         out.setdefault(name, set()).update(types(t))

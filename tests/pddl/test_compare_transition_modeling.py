@@ -1,0 +1,64 @@
+"""Transition modeling's operator comparison runs on the compare-domains engine, and on
+published EAI answers (GPT-4o, virtualhome-eval 0.1.1) its per-operator verdicts agree with
+what transition modeling's logic-form matching reports: a perfect match is equivalent, a
+missing (extra) precondition is an unmatched gold (predicted) precondition clause, and a
+missing (extra) effect an unmatched gold (predicted) effect clause."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from planproof.data import DataUnavailableError
+from planproof.data.published import published_files
+from planproof.ltl.axioms import NAMED_AXIOMS
+from planproof.metrics.transition_modeling.evaluate import evaluate_task
+from planproof.pddl.compare.model import Verdict
+from planproof.pddl.eai import EaiPddl
+from tests.helpers import needed_resource
+from tests.pddl.conftest import sample
+
+pytestmark = pytest.mark.data
+
+MISSING_PRE = {"missing-precondition"}
+EXTRA_PRE = {"extra-precondition"}
+MISSING_EFF = {"missing-add", "missing-delete"}
+EXTRA_EFF = {"extra-add", "extra-delete"}
+
+
+def test_verdicts_agree_with_logic_form_matching(vh: EaiPddl) -> None:
+    files = needed_resource(
+        lambda: published_files("transition-modeling", "virtualhome"),
+        DataUnavailableError,
+        "published outputs",
+    )
+    f = next(x for x in files if x.model == "gpt-4o-2024-05-13")
+    rows = [r for r in json.loads(f.path.read_text()) if r["identifier"] in vh.task_actions]
+    counts = {"perfect": 0, "compared": 0}
+    for r in sample(rows, 30):
+        res = evaluate_task(
+            vh,
+            r["identifier"],
+            r["llm_output"],
+            run_planner=False,
+            axioms=NAMED_AXIOMS["virtualhome"],
+            compare=True,
+        )
+        scores = {(s.name, s.part): s for s in res.scores}
+        for v in res.verdicts:
+            counts["compared"] += 1
+            pre, eff = scores[(v.reference, "precondition")], scores[(v.reference, "effect")]
+            kinds = {x.kind for x in v.findings}
+            if pre.fp == pre.fn == eff.fp == eff.fn == 0:
+                counts["perfect"] += 1
+                assert v.verdict is Verdict.EQUIVALENT, (r["identifier"], v)
+            if kinds & MISSING_PRE:
+                assert pre.fn > 0, (r["identifier"], v)
+            if kinds & EXTRA_PRE:
+                assert pre.fp > 0, (r["identifier"], v)
+            if kinds & MISSING_EFF:
+                assert eff.fn > 0, (r["identifier"], v)
+            if kinds & EXTRA_EFF:
+                assert eff.fp > 0, (r["identifier"], v)
+    assert counts["compared"] >= 50 and counts["perfect"] >= 1, counts
