@@ -35,6 +35,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="states the builtin planner may store per problem and domain (default 200000)",
     )
     parser.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    parser.add_argument(
+        "--output",
+        type=Path,
+        help="also write summary.json and results.jsonl here (a section of planproof report)",
+    )
 
 
 def _read(path: Path) -> str:
@@ -67,9 +72,25 @@ def run(args: argparse.Namespace) -> int:
     )
     if result.error_kind == "reference":
         raise BadInput(f"{args.reference}: {result.error}", kind="bad-reference")
+    if args.output is not None:
+        _write(args.output, result, args.candidate.name)
     if args.json:
         print(json.dumps({"ok": True, **result.to_dict()}, indent=2))
     else:
         print(review_text(result), end="")
     plans_ok = all(p.reference_plan.valid and p.candidate_plan.valid for p in result.problems)
     return 0 if result.verdict is Verdict.EQUIVALENT and plans_ok else 1
+
+
+def _write(out: Path, result: object, label: str) -> None:
+    from planproof.pddl.compare.model import DomainComparison
+    from planproof.pddl.compare.records import operator_records, summary_record
+
+    assert isinstance(result, DomainComparison)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "summary.json").write_text(json.dumps(summary_record(result, label), indent=2))
+        lines = [json.dumps(r) for r in operator_records(result)]
+        (out / "results.jsonl").write_text("".join(line + "\n" for line in lines))
+    except OSError as exc:
+        raise BadInput(f"{out}: {exc.strerror or exc}", kind="unwritable") from None

@@ -377,6 +377,33 @@ def transition_modeling(result: Mapping[str, Any]) -> TaskOutcome:
     )
 
 
+def compare_domains(result: Mapping[str, Any]) -> TaskOutcome:
+    """One operator of ``planproof compare-domains``: its verdict, the findings (the
+    first as the error), each with its counterexample state."""
+    verdict = as_str(result.get("verdict")) or "unknown"
+    issues = []
+    states = []
+    for raw in as_list(result.get("findings")):
+        f = as_dict(raw)
+        kind, literal = as_str(f.get("kind")), as_str(f.get("literal"))
+        issues.append(Issue(kind, as_str(f.get("message")), unmet=(literal,) if literal else ()))
+        state = str_list(f.get("counterexample"))
+        if state:
+            states.append(f"{kind} {literal}: " + " ".join(state))
+    pairs = [" = ".join(map(as_str, as_list(p))) for p in as_list(result.get("parameters"))]
+    return TaskOutcome(
+        status=OK if verdict == "equivalent" else FAIL,
+        badge="✓" if verdict == "equivalent" else verdict,
+        first_error=issues[0] if issues else None,
+        warnings=tuple(issues[1:]),
+        facts=(("verdict", verdict), ("candidate", as_str(result.get("candidate")) or "—")),
+        lists=named_lists(
+            ("Counterexample states (true atoms)", tuple(states)),
+            ("Parameters (reference = candidate)", tuple(pairs)),
+        ),
+    )
+
+
 def generic(result: Mapping[str, Any]) -> TaskOutcome:
     """A module this report does not know: its scalar fields as facts."""
     facts = tuple(
@@ -397,6 +424,7 @@ READERS: dict[str, Callable[[Mapping[str, Any]], TaskOutcome]] = {
     "subgoal-decomposition": subgoal_decomposition,
     "goal-interpretation": goal_interpretation,
     "transition-modeling": transition_modeling,
+    "compare-domains": compare_domains,
 }
 
 

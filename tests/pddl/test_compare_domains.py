@@ -401,3 +401,20 @@ def test_command_reviews_and_exits_by_verdict(
     mapping = tmp_path / "map.json"
     mapping.write_text('{"verbs": {}}')
     assert main(["compare-domains", str(ref), str(ref), "--mapping", str(mapping)]) == 2
+
+
+def test_report_shows_a_comparison_section(tmp_path: Path) -> None:
+    from planproof.cli import main
+    from planproof.report.html import build_report
+
+    ref = IPC / "blocks" / "domain.pddl"
+    cand = tmp_path / "cand.pddl"
+    extra = "(:action <b>sneak</b> :parameters (?x) :precondition (clear ?x) :effect (holding ?x))"
+    text_ = ref.read_text().replace("(and (holding ?x) (clear ?y))", "(holding ?x)", 1)
+    cand.write_text(text_.rstrip().removesuffix(")") + extra + ")\n")
+    out = tmp_path / "out"
+    assert main(["compare-domains", str(ref), str(cand), "--output", str(out)]) == 1
+    page = build_report([out])
+    assert "Domain comparison — blocks" in page
+    assert "missing-precondition" in page and "(clear ?y)" in page
+    assert "<b>sneak</b>" not in page and "&lt;b&gt;sneak&lt;/b&gt;" in page
