@@ -418,3 +418,17 @@ def test_report_shows_a_comparison_section(tmp_path: Path) -> None:
     assert "Domain comparison — blocks" in page
     assert "missing-precondition" in page and "(clear ?y)" in page
     assert "<b>sneak</b>" not in page and "&lt;b&gt;sneak&lt;/b&gt;" in page
+
+
+def test_action_costs_are_compared() -> None:
+    ref = (IPC / "elevators-opt08-strips" / "domain.pddl").read_text()
+    swapped = "(increase (total-cost) (travel-slow ?f2 ?f1))"
+    cand = ref.replace("(increase (total-cost) (travel-slow ?f1 ?f2))", swapped, 1)
+    res = compare_domains(ref, cand)
+    (o,) = [o for o in res.operators if o.verdict is not Verdict.EQUIVALENT]
+    assert o.reference == "move-up-slow"
+    assert [(f.kind, f.literal) for f in o.findings] == [
+        ("numeric-effect", "(increase (total-cost) (travel-slow ?f1 ?f2))")
+    ]
+    renamed = re.sub(r"\?f([12])", r"?floor\1", ref)
+    assert compare_domains(ref, renamed).verdict is Verdict.EQUIVALENT

@@ -21,7 +21,9 @@ while the state still shows the difference (docs/compare-domains.md).
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -45,8 +47,17 @@ from planproof.ltl.ast import (
 from planproof.ltl.simplify import conj, disj
 from planproof.ltl.trace import Universe
 from planproof.pddl.compare.model import Finding, OperatorComparison, Verdict, combine
-from planproof.pddl.numeric import NumericEffect
-from planproof.pddl.schema import Add, Delete, Domain, Effect, ForallEffect, Operator, When
+from planproof.pddl.numeric import NUMERIC_PREFIX, NumericEffect, expr_text
+from planproof.pddl.schema import (
+    Add,
+    Delete,
+    Domain,
+    Effect,
+    ForallEffect,
+    Operator,
+    When,
+    all_effects,
+)
 
 SMT_TIMEOUT = 5.0
 """Seconds one Z3 query may take before the comparison says ``unknown``; the queries are
@@ -307,8 +318,60 @@ def compare_operators(
         return OperatorComparison(reference.name, candidate.name, Verdict.UNKNOWN, (finding,))
 
 
+_VARIABLE = re.compile(r"\?([^\s()]+)")
+
+
+def _numeric_atom(a: Atom) -> Atom:
+    """A numeric comparison's reserved atom (``#(>= (fuel ?p) 1)``, variables in the order
+    of its arguments) with its variables named by position, so that the same comparison
+    written with other variable names is the same atom."""
+    if not a.pred.startswith(NUMERIC_PREFIX):
+        return a
+    index = {t.name: i for i, t in enumerate(a.args) if not isinstance(t, Const)}
+    pred = _VARIABLE.sub(lambda m: f"?{index.get(m.group(1), m.group(1))}", a.pred)
+    return Atom(pred, a.args)
+
+
+def _numeric_normal(f: Formula) -> Formula:
+    match f:
+        case Atom():
+            return _numeric_atom(f)
+        case Not(body):
+            return Not(_numeric_normal(body))
+        case And(cs):
+            return And(tuple(_numeric_normal(c) for c in cs))
+        case Or(cs):
+            return Or(tuple(_numeric_normal(c) for c in cs))
+        case Implies(a, b):
+            return Implies(_numeric_normal(a), _numeric_normal(b))
+        case Forall(b, body):
+            return Forall(b, _numeric_normal(body))
+        case Exists(b, body):
+            return Exists(b, _numeric_normal(body))
+    return f
+
+
+def _with_numeric_normal(op: Operator) -> Operator:
+    if not any(
+        isinstance(x, Atom) and x.pred.startswith(NUMERIC_PREFIX) for x in walk(op.precondition)
+    ):
+        return op
+    return dataclasses.replace(op, precondition=_numeric_normal(op.precondition))
+
+
+def _numeric_effects(op: Operator, env: Mapping[str, str]) -> list[str]:
+    """Every numeric effect of ``op`` as text, variables replaced by their objects."""
+    out = []
+    for e in all_effects(op.effects):
+        if isinstance(e, NumericEffect):
+            t = f"({e.op} {expr_text(e.fluent)} {expr_text(e.value)})"
+            out.append(_VARIABLE.sub(lambda m: env.get(m.group(1), "?" + m.group(1)), t))
+    return sorted(out)
+
+
 def _compare(reference: Operator, candidate: Operator, ctx: Context) -> OperatorComparison:
     name = reference.name
+    reference, candidate = _with_numeric_normal(reference), _with_numeric_normal(candidate)
     if len(reference.params) != len(candidate.params):
         finding = Finding(
             name,
@@ -430,6 +493,10 @@ def _under(
         solver,
     )
     findings += eff
+    num_r, num_c = _numeric_effects(reference, env_r), _numeric_effects(candidate, env_c)
+    if num_r != num_c:
+        eff = [*eff, _numeric_finding(name, num_r, num_c)]
+        findings.append(eff[-1])
     if eff:
         verdict = combine(verdict, Verdict.INCOMPARABLE)
     if solver.unknown:
@@ -441,6 +508,18 @@ def _under(
         )
     )  # fmt: skip
     return OperatorComparison(name, candidate.name, verdict, tuple(findings), pairs, solver.queries)
+
+
+def _numeric_finding(op: str, ref: list[str], cand: list[str]) -> Finding:
+    """Numeric effects (action costs, fuel) are compared as written, up to order and
+    variable names; docs/compare-domains.md."""
+    missing = [t for t in ref if t not in cand]
+    extra = [t for t in cand if t not in ref]
+    parts = ([f"lacks {', '.join(missing)}"] if missing else []) + (
+        [f"adds {', '.join(extra)}"] if extra else []
+    )
+    literal = (missing or extra)[0]
+    return Finding(op, "numeric-effect", literal, "the candidate " + " and ".join(parts))
 
 
 def _type_finding(
