@@ -17,19 +17,12 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from planproof.ltl.ast import (
-    And,
     Atom,
     Binder,
-    Bottom,
     Const,
-    Exists,
-    Forall,
     Formula,
-    Implies,
-    Not,
-    Or,
-    Top,
     Var,
+    map_atoms,
     walk,
 )
 from planproof.pddl.compare.model import Alignment, Match
@@ -334,24 +327,7 @@ class _Renamer:
         return Binder(b.var, self.type(b.type) if b.type else None)
 
     def formula(self, f: Formula) -> Formula:
-        match f:
-            case Atom():
-                return self.atom(f)
-            case Top() | Bottom():
-                return f
-            case Not(body):
-                return Not(self.formula(body))
-            case And(cs):
-                return And(tuple(self.formula(c) for c in cs))
-            case Or(cs):
-                return Or(tuple(self.formula(c) for c in cs))
-            case Implies(a, b):
-                return Implies(self.formula(a), self.formula(b))
-            case Forall(b, body):
-                return Forall(self.binder(b), self.formula(body))
-            case Exists(b, body):
-                return Exists(self.binder(b), self.formula(body))
-        raise ValueError(f"a {type(f).__name__} has no place in a PDDL domain")
+        return map_atoms(f, self.atom, self.binder)
 
     def effect(self, e: Effect) -> Effect:
         match e:

@@ -41,6 +41,7 @@ from planproof.ltl.ast import (
     Not,
     Or,
     Top,
+    map_atoms,
     substitute,
     walk,
 )
@@ -124,14 +125,20 @@ def binder_types(op: Operator) -> set[str]:
     return out
 
 
+def decide_equality(a: Atom) -> Formula:
+    """``true`` / ``false`` for ``(= c d)`` between two constants; any other atom as is
+    (the solver would read ``=`` as a proposition)."""
+    if a.pred == "=" and len(a.args) == 2 and all(isinstance(t, Const) for t in a.args):
+        return TRUE if a.args[0] == a.args[1] else FALSE
+    return a
+
+
 def expand(f: Formula, universe: Universe) -> Formula:
     """``f`` (ground but for its quantifiers) with quantifiers expanded over ``universe``
     and equality between objects decided: a quantifier-free formula."""
     match f:
-        case Atom(pred, args):
-            if pred == "=" and len(args) == 2 and all(isinstance(a, Const) for a in args):
-                return TRUE if args[0] == args[1] else FALSE
-            return f
+        case Atom():
+            return decide_equality(f)
         case Top() | Bottom():
             return f
         case Not(body):
@@ -332,31 +339,12 @@ def _numeric_atom(a: Atom) -> Atom:
     return Atom(pred, a.args)
 
 
-def _numeric_normal(f: Formula) -> Formula:
-    match f:
-        case Atom():
-            return _numeric_atom(f)
-        case Not(body):
-            return Not(_numeric_normal(body))
-        case And(cs):
-            return And(tuple(_numeric_normal(c) for c in cs))
-        case Or(cs):
-            return Or(tuple(_numeric_normal(c) for c in cs))
-        case Implies(a, b):
-            return Implies(_numeric_normal(a), _numeric_normal(b))
-        case Forall(b, body):
-            return Forall(b, _numeric_normal(body))
-        case Exists(b, body):
-            return Exists(b, _numeric_normal(body))
-    return f
-
-
 def _with_numeric_normal(op: Operator) -> Operator:
     if not any(
         isinstance(x, Atom) and x.pred.startswith(NUMERIC_PREFIX) for x in walk(op.precondition)
     ):
         return op
-    return dataclasses.replace(op, precondition=_numeric_normal(op.precondition))
+    return dataclasses.replace(op, precondition=map_atoms(op.precondition, _numeric_atom))
 
 
 def _numeric_effects(op: Operator, env: Mapping[str, str]) -> list[str]:
@@ -542,46 +530,38 @@ def _preconditions(
     """Missing and extra precondition conjuncts, each with a minimal counterexample."""
     if pre_r == pre_c:
         return [], Verdict.EQUIVALENT
-    findings: list[Finding] = []
-    missing = extra = False
-    # a state the candidate allows and the reference forbids (one query when none exists)
-    if solver.witness(conj(pre_c, Not(pre_r))) is not None:
-        missing = True
-        for lit in conjuncts(pre_r):
-            state = solver.witness(conj(pre_c, Not(lit)))
-            if state is not None:
-                findings.append(
-                    Finding(
-                        op,
-                        "missing-precondition",
-                        text(lit),
-                        f"the candidate does not require {text(lit)}: it applies in a "
-                        "state where the reference does not",
-                        _state_text(state),
-                    )
-                )
-    if solver.witness(conj(pre_r, Not(pre_c))) is not None:
-        extra = True
-        for lit in conjuncts(pre_c):
-            state = solver.witness(conj(pre_r, Not(lit)))
-            if state is not None:
-                findings.append(
-                    Finding(
-                        op,
-                        "extra-precondition",
-                        text(lit),
-                        f"the candidate also requires {text(lit)}: it refuses a state the "
-                        "reference accepts",
-                        _state_text(state),
-                    )
-                )
-    if missing and extra:
+    missing = _blame(op, "missing-precondition", pre_c, pre_r, solver)
+    extra = _blame(op, "extra-precondition", pre_r, pre_c, solver)
+    findings = [*(missing or []), *(extra or [])]
+    if missing is not None and extra is not None:
         return findings, Verdict.INCOMPARABLE
-    if missing:
+    if missing is not None:
         return findings, Verdict.WEAKER
-    if extra:
+    if extra is not None:
         return findings, Verdict.STRONGER
     return findings, Verdict.EQUIVALENT
+
+
+def _blame(
+    op: str, kind: str, allowed: Formula, required: Formula, solver: _Solver
+) -> list[Finding] | None:
+    """None when ``allowed`` entails ``required``; else one finding per conjunct of
+    ``required`` that ``allowed`` does not entail, with a minimal state showing it."""
+    if solver.witness(conj(allowed, Not(required))) is None:
+        return None  # one query settles it when nothing is missing
+    out = []
+    for lit in conjuncts(required):
+        state = solver.witness(conj(allowed, Not(lit)))
+        if state is not None:
+            why = (
+                f"the candidate does not require {text(lit)}: it applies in a state where "
+                "the reference does not"
+                if kind == "missing-precondition"
+                else f"the candidate also requires {text(lit)}: it refuses a state the "
+                "reference accepts"
+            )
+            out.append(Finding(op, kind, text(lit), why, _state_text(state)))
+    return out
 
 
 def _effects(
