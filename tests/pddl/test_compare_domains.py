@@ -432,3 +432,18 @@ def test_action_costs_are_compared() -> None:
     ]
     renamed = re.sub(r"\?f([12])", r"?floor\1", ref)
     assert compare_domains(ref, renamed).verdict is Verdict.EQUIVALENT
+
+
+def test_hostile_quantifier_nesting_is_refused_not_expanded() -> None:
+    body = "(p ?v0)"
+    for i in range(12):
+        body = f"(forall (?v{i} - object) (and (p ?v{i}) {body}))"
+    ref = (
+        "(define (domain d) (:predicates (p ?x) (q ?x)) "
+        "(:action a :parameters (?x) :precondition (p ?x) :effect (q ?x)))"
+    )
+    cand = ref.replace(":precondition (p ?x)", f":precondition {body}")
+    res = compare_domains(ref, cand)
+    (o,) = res.operators
+    assert o.verdict is Verdict.UNKNOWN
+    assert o.findings[0].kind == "unsupported" and "expand to more than" in o.findings[0].message

@@ -45,6 +45,7 @@ from planproof.ltl.ast import (
     substitute,
     walk,
 )
+from planproof.ltl.errors import LTLError
 from planproof.ltl.simplify import conj, disj
 from planproof.ltl.trace import Universe
 from planproof.pddl.compare.model import Finding, OperatorComparison, Verdict, combine
@@ -68,6 +69,9 @@ under load (an ``unknown`` is reported as such, never as a difference)."""
 MAX_PERMUTED_ARITY = 6
 """Operators with more parameters are compared by position only (6! = 720 orders are
 scored syntactically before any Z3 query)."""
+
+MAX_EXPANSION = 200_000
+"""Most formula nodes the expansion of one comparison's quantifiers may visit."""
 
 Axioms = Callable[[Universe], Iterable[Formula]]
 
@@ -133,32 +137,45 @@ def decide_equality(a: Atom) -> Formula:
     return a
 
 
-def expand(f: Formula, universe: Universe) -> Formula:
+def expand(f: Formula, universe: Universe, budget: list[int] | None = None) -> Formula:
     """``f`` (ground but for its quantifiers) with quantifiers expanded over ``universe``
-    and equality between objects decided: a quantifier-free formula."""
+    and equality between objects decided: a quantifier-free formula. ``budget`` (one
+    count shared by the calls of one comparison) bounds the nodes visited; past it the
+    comparison is refused (a hostile nesting of quantifiers), not computed for minutes."""
+    if budget is None:
+        budget = [MAX_EXPANSION]
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise UnsupportedComparison(f"quantifiers expand to more than {MAX_EXPANSION:,} nodes")
     match f:
         case Atom():
             return decide_equality(f)
         case Top() | Bottom():
             return f
         case Not(body):
-            inner = expand(body, universe)
+            inner = expand(body, universe, budget)
             if isinstance(inner, Top | Bottom):
                 return FALSE if isinstance(inner, Top) else TRUE
             return inner.body if isinstance(inner, Not) else Not(inner)
         case And(cs):
-            return conj(*(expand(c, universe) for c in cs))
+            return conj(*(expand(c, universe, budget) for c in cs))
         case Or(cs):
-            return disj(*(expand(c, universe) for c in cs))
+            return disj(*(expand(c, universe, budget) for c in cs))
         case Implies(a, b):
-            return disj(expand(Not(a), universe), expand(b, universe))
+            return disj(expand(Not(a), universe, budget), expand(b, universe, budget))
         case Forall(b, body):
             return conj(
-                *(expand(substitute(body, {b.var: o}), universe) for o in universe.of_type(b.type))
+                *(
+                    expand(substitute(body, {b.var: o}), universe, budget)
+                    for o in universe.of_type(b.type)
+                )
             )
         case Exists(b, body):
             return disj(
-                *(expand(substitute(body, {b.var: o}), universe) for o in universe.of_type(b.type))
+                *(
+                    expand(substitute(body, {b.var: o}), universe, budget)
+                    for o in universe.of_type(b.type)
+                )
             )
     raise UnsupportedComparison(f"cannot compare a {type(f).__name__} formula")
 
@@ -233,9 +250,13 @@ class EffectTable:
 
 
 def effect_table(
-    effects: Iterable[Effect], env: Mapping[str, str], universe: Universe
+    effects: Iterable[Effect],
+    env: Mapping[str, str],
+    universe: Universe,
+    budget: list[int] | None = None,
 ) -> EffectTable:
-    """Ground ``effects`` under ``env`` (variable → object), expanding ``forall``."""
+    """Ground ``effects`` under ``env`` (variable → object), expanding ``forall``
+    (``budget`` as for :func:`expand`)."""
     table = EffectTable()
 
     def walk_effects(items: Iterable[Effect], cond: Formula, env: Mapping[str, str]) -> None:
@@ -247,7 +268,7 @@ def effect_table(
                     side = table.adds if isinstance(e, Add) else table.dels
                     side.setdefault(ground, []).append(cond)
                 case When(c, inner):
-                    here = expand(substitute(c, dict(env)), universe)
+                    here = expand(substitute(c, dict(env)), universe, budget)
                     walk_effects(inner, conj(cond, here), env)
                 case ForallEffect(b, inner):
                     for o in universe.of_type(b.type):
@@ -320,7 +341,7 @@ def compare_operators(
     a formula the comparison cannot decide becomes an ``unsupported`` finding."""
     try:
         return _compare(reference, candidate, context)
-    except (UnsupportedComparison, ValueError, RecursionError) as exc:
+    except (UnsupportedComparison, LTLError, ValueError, RecursionError) as exc:
         finding = Finding(reference.name, "unsupported", "", f"not compared: {exc}")
         return OperatorComparison(reference.name, candidate.name, Verdict.UNKNOWN, (finding,))
 
@@ -458,7 +479,11 @@ def _under(
     env_c = {candidate.params[j].name: f"?{reference.params[i].name}" for j, i in enumerate(order)}
     objects = {f"?{p.name}": p.type for p in reference.params}
     universe = operator_universe(ctx.domain, (reference, candidate), objects, ctx.constants)
-    axioms = conj(*(expand(a, universe) for a in ctx.axioms(universe))) if ctx.axioms else TRUE
+    _guard((reference, candidate), universe)
+    budget = [MAX_EXPANSION]
+    axioms = (
+        conj(*(expand(a, universe, budget) for a in ctx.axioms(universe))) if ctx.axioms else TRUE
+    )
     solver = _Solver(universe, axioms, ctx.timeout)
     findings: list[Finding] = []
     verdict = Verdict.EQUIVALENT
@@ -468,15 +493,15 @@ def _under(
             found, v = _type_finding(name, reference.params[i].name, t_r, t_c, ctx.domain)
             findings.append(found)
             verdict = combine(verdict, v)
-    pre_r = expand(substitute(reference.precondition, env_r), universe)
-    pre_c = expand(substitute(candidate.precondition, env_c), universe)
+    pre_r = expand(substitute(reference.precondition, env_r), universe, budget)
+    pre_c = expand(substitute(candidate.precondition, env_c), universe, budget)
     pre_findings, pre_verdict = _preconditions(name, pre_r, pre_c, solver)
     findings += pre_findings
     verdict = combine(verdict, pre_verdict)
     eff = _effects(
         name,
-        effect_table(reference.effects, env_r, universe),
-        effect_table(candidate.effects, env_c, universe),
+        effect_table(reference.effects, env_r, universe, budget),
+        effect_table(candidate.effects, env_c, universe, budget),
         conj(pre_r, pre_c),
         solver,
     )
@@ -508,6 +533,24 @@ def _numeric_finding(op: str, ref: list[str], cand: list[str]) -> Finding:
     )
     literal = (missing or extra)[0]
     return Finding(op, "numeric-effect", literal, "the candidate " + " and ".join(parts))
+
+
+def _guard(ops: Sequence[Operator], universe: Universe) -> None:
+    """Refuse, before grounding anything, ``forall`` effects nested so deep that their
+    instances would exceed MAX_EXPANSION (conditions are bounded inside :func:`expand`)."""
+    for op in ops:
+        stack: list[tuple[Effect, int]] = [(e, 1) for e in op.effects]
+        while stack:
+            e, times = stack.pop()
+            if isinstance(e, When):
+                stack.extend((x, times) for x in e.effects)
+            elif isinstance(e, ForallEffect):
+                times *= max(1, len(universe.of_type(e.binder.type)))
+                if times > MAX_EXPANSION:
+                    raise UnsupportedComparison(
+                        f"forall effects ground to more than {MAX_EXPANSION:,} instances"
+                    )
+                stack.extend((x, times) for x in e.effects)
 
 
 def _type_finding(
