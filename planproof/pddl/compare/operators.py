@@ -285,20 +285,46 @@ def effect_table(
 
 @dataclass
 class _Solver:
-    """Counts the Z3 queries of one comparison and turns models into minimal states."""
+    """Counts the Z3 queries of one comparison and turns models into minimal states.
+
+    Only the background conjuncts (state axioms) connected to a query's atoms are sent
+    with it: the others mention atoms nothing else constrains and, the axioms being
+    satisfiable, cannot change the answer; they only cost encoding time."""
 
     universe: Universe
     background: Formula
     timeout: float
     queries: int = 0
     unknown: bool = False
+    _parts: list[tuple[Formula, frozenset[Atom]]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._parts = [(c, _atoms(c)) for c in conjuncts(self.background)]
+
+    def _relevant(self, f: Formula) -> Formula:
+        atoms = set(_atoms(f))
+        left = list(self._parts)
+        taken: list[Formula] = []
+        grew = True
+        while grew:
+            grew = False
+            rest = []
+            for c, ats in left:
+                if atoms & ats or not ats:  # an atom-free part (false) always counts
+                    taken.append(c)
+                    atoms |= ats
+                    grew = True
+                else:
+                    rest.append((c, ats))
+            left = rest
+        return conj(*taken, f)
 
     def witness(self, f: Formula) -> frozenset[Atom] | None:
         """A subset-minimal state satisfying ``f`` and the background, or None (none
         exists, or Z3 gave up: then ``unknown`` is set)."""
         from planproof.ltl.smt import satisfiable
 
-        goal = conj(self.background, f)
+        goal = self._relevant(f)
         if goal == FALSE:
             return None
         self.queries += 1
@@ -313,6 +339,10 @@ class _Solver:
             if not holds(goal, frozenset(state)):
                 state.add(a)
         return frozenset(state)
+
+
+def _atoms(f: Formula) -> frozenset[Atom]:
+    return frozenset(x for x in walk(f) if isinstance(x, Atom))
 
 
 def _state_text(state: frozenset[Atom] | None) -> tuple[str, ...]:
@@ -593,7 +623,10 @@ def _blame(
     if solver.witness(conj(allowed, Not(required))) is None:
         return None  # one query settles it when nothing is missing
     out = []
+    given = set(conjuncts(allowed))
     for lit in conjuncts(required):
+        if lit in given:
+            continue  # a conjunct of ``allowed`` itself: entailed without a query
         state = solver.witness(conj(allowed, Not(lit)))
         if state is not None:
             why = (
