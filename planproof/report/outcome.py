@@ -300,6 +300,20 @@ def _tm_counts(result: Mapping[str, Any]) -> tuple[int, int, int]:
     return tp, fp, fn
 
 
+def _verdict_lines(result: Mapping[str, Any]) -> tuple[str, ...]:
+    """``evaluate transition-modeling --compare-operators``: one line per operator."""
+    out = []
+    for raw in as_list(result.get("verdicts")):
+        v = as_dict(raw)
+        found = [
+            f"{as_str(as_dict(f).get('kind'))} {as_str(as_dict(f).get('literal'))}".strip()
+            for f in as_list(v.get("findings"))
+        ]
+        line = f"{as_str(v.get('reference'))}: {as_str(v.get('verdict'))}"
+        out.append(line + (f" ({'; '.join(found)})" if found else ""))
+    return tuple(out)
+
+
 def transition_modeling(result: Mapping[str, Any]) -> TaskOutcome:
     fmt = as_str(result.get("format_error"))
     tp, fp, fn = _tm_counts(result)
@@ -372,6 +386,7 @@ def transition_modeling(result: Mapping[str, Any]) -> TaskOutcome:
             ("Predicted clauses not in the gold", tuple(unmatched_pred)),
             ("Gold clauses not predicted", tuple(unmatched_gold)),
             ("Operator checks", issues),
+            ("Z3 comparison with the gold operators", _verdict_lines(result)),
             ("Categories", str_list(result.get("categories"))),
         ),
     )

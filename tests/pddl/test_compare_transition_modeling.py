@@ -62,3 +62,24 @@ def test_verdicts_agree_with_logic_form_matching(vh: EaiPddl) -> None:
             if kinds & EXTRA_EFF:
                 assert eff.fp > 0, (r["identifier"], v)
     assert counts["compared"] >= 50 and counts["perfect"] >= 1, counts
+
+
+def test_evaluate_responses_counts_verdicts(vh: EaiPddl) -> None:
+    from planproof.metrics.transition_modeling.evaluate import evaluate_responses
+
+    files = needed_resource(
+        lambda: published_files("transition-modeling", "virtualhome"),
+        DataUnavailableError,
+        "published outputs",
+    )
+    f = next(x for x in files if x.model == "gpt-4o-2024-05-13")
+    rows = [r for r in json.loads(f.path.read_text()) if r["identifier"] in vh.solved][:4]
+    report = evaluate_responses(vh, rows, run_planner=False, compare=True)
+    compared = [v for t in report.tasks for v in t.verdicts]
+    assert compared
+    counts = report.summary()["operator_verdicts"]
+    assert sum(counts.values()) == len(compared)
+    assert all(t.to_dict()["verdicts"] == [v.to_dict() for v in t.verdicts] for t in report.tasks)
+    plain = evaluate_responses(vh, rows, run_planner=False)
+    assert "operator_verdicts" not in plain.summary()
+    assert all(not t.verdicts for t in plain.tasks)

@@ -160,6 +160,7 @@ class Report:
                     "plan_valid_under_gold": sum(t.plan_valid_under_gold for t in ts) / len(ts),
                 }
         issues = Counter(i.kind for t in self.tasks for i in t.issues)
+        verdicts = Counter(v.verdict.value for t in self.tasks for v in t.verdicts)
         return {
             "dataset": self.dataset,
             "tasks": n,
@@ -184,6 +185,7 @@ class Report:
             "planner_by_category": by_cat_sr,
             "planner_cache_hits": sum(t.planner_cached for t in self.tasks),
             "issues": dict(sorted(issues.items())),
+            **({"operator_verdicts": dict(sorted(verdicts.items()))} if verdicts else {}),
         }
 
 
@@ -399,6 +401,7 @@ class Job:
     timeout: float = 60.0
     run_planner: bool = True
     plan_cache: bool = True
+    compare: bool = False
 
 
 def evaluate_job(job: Job) -> TaskResult:
@@ -415,6 +418,7 @@ def evaluate_job(job: Job) -> TaskResult:
         run_planner=job.run_planner,
         axioms=NAMED_AXIOMS.get(job.dataset),
         plan_cache=job.plan_cache,
+        compare=job.compare,
     )
 
 
@@ -428,6 +432,7 @@ def evaluate_responses(
     progress: Callable[[int, int], None] | None = None,
     executor: Executor | None = None,
     plan_cache: bool = True,
+    compare: bool = False,
 ) -> Report:
     """Evaluate answers ``[{"identifier": ..., "llm_output": ...}, ...]``; answers for
     tasks outside the evaluated set (``success_task.json``) are skipped, as in the paper.
@@ -458,6 +463,7 @@ def evaluate_responses(
                 timeout,
                 run_planner,
                 plan_cache,
+                compare,
             )
         )
     done = 0
@@ -482,6 +488,7 @@ def evaluate_responses(
                 run_planner=job.run_planner,
                 axioms=axioms,
                 plan_cache=job.plan_cache,
+                compare=job.compare,
             )
 
         outcomes = SerialExecutor().map(here, jobs, on_done=tick)
