@@ -447,3 +447,19 @@ def test_hostile_quantifier_nesting_is_refused_not_expanded() -> None:
     (o,) = res.operators
     assert o.verdict is Verdict.UNKNOWN
     assert o.findings[0].kind == "unsupported" and "expand to more than" in o.findings[0].message
+
+
+def test_conditional_effects_are_compared_under_their_conditions() -> None:
+    ref = (IPC / "miconic-simpleadl" / "domain.pddl").read_text()
+    cand = ref.replace("(and (not (boarded ?p)) \n                             (served  ?p))",
+                       "(not (boarded ?p))", 1)  # fmt: skip
+    assert cand != ref
+    (o,) = [o for o in compare_domains(ref, cand).operators if o.verdict is not Verdict.EQUIVALENT]
+    assert [(f.operator, f.kind, f.literal, f.condition) for f in o.findings] == [
+        ("stop", "missing-add", "(served ?p)", "(and (boarded ?p) (destin ?p ?f))")
+    ]
+    narrower = ref.replace("(when (and (origin ?p ?f) (not (served ?p)))", "(when (origin ?p ?f)")
+    (o,) = [o for o in compare_domains(ref, narrower).operators if o.findings]
+    assert [(f.kind, f.literal, f.condition) for f in o.findings] == [
+        ("extra-add", "(boarded ?p)", "(origin ?p ?f)")
+    ]

@@ -234,6 +234,8 @@ class EffectTable:
     adds: dict[Atom, list[Formula]] = field(default_factory=dict)
     dels: dict[Atom, list[Formula]] = field(default_factory=dict)
     numeric: bool = False
+    bound: dict[str, str] = field(default_factory=dict)
+    """Spare object → the ``forall`` variable it stood for (to write findings lifted)."""
 
     def add_condition(self, a: Atom) -> Formula:
         return disj(*self.adds.get(a, ()))
@@ -272,6 +274,8 @@ def effect_table(
                     walk_effects(inner, conj(cond, here), env)
                 case ForallEffect(b, inner):
                     for o in universe.of_type(b.type):
+                        if not o.startswith("?"):
+                            table.bound.setdefault(o, b.var)
                         walk_effects(inner, cond, {**env, b.var: o})
                 case NumericEffect():
                     table.numeric = True
@@ -534,6 +538,7 @@ def _under(
         effect_table(candidate.effects, env_c, universe, budget),
         conj(pre_r, pre_c),
         solver,
+        frozenset(universe.names) - set(objects) - set(ctx.constants),
     )
     findings += eff
     num_r, num_c = _numeric_effects(reference, env_r), _numeric_effects(candidate, env_c)
@@ -640,10 +645,16 @@ def _blame(
     return out
 
 
-def _effects(
-    op: str, ref: EffectTable, cand: EffectTable, both: Formula, solver: _Solver
+def _effects(  # noqa: PLR0917 - both tables, the shared precondition and the spares
+    op: str,
+    ref: EffectTable,
+    cand: EffectTable,
+    both: Formula,
+    solver: _Solver,
+    spares: frozenset[str],
 ) -> list[Finding]:
-    """One finding per ground atom whose value after the action can differ."""
+    """One finding per ground atom whose value after the action can differ (one per
+    lifted literal: the instances of a ``forall`` effect on ``spares`` count once)."""
     differ: list[tuple[Atom, Formula]] = []
     for a in dict.fromkeys([*ref.atoms(), *cand.atoms()]):
         if ref.adds.get(a) == cand.adds.get(a) and ref.dels.get(a) == cand.dels.get(a):
@@ -652,16 +663,42 @@ def _effects(
         differ.append((a, disj(conj(nr, Not(nc)), conj(Not(nr), nc))))
     if not differ or solver.witness(conj(both, disj(*(d for _, d in differ)))) is None:
         return []
+    names = {o: v for o, v in {**cand.bound, **ref.bound}.items() if o in spares}
     out: list[Finding] = []
+    seen: set[str] = set()
     for a, d in differ:
+        if _lift(a, names) in seen:
+            continue  # another instance of the same forall effect already showed it
         state = solver.witness(conj(both, d))
         if state is not None:
-            out.append(_effect_finding(op, a, ref, cand, state))
+            seen.add(_lift(a, names))
+            out.append(_effect_finding(op, a, ref, cand, state, names))
     return out
 
 
-def _effect_finding(
-    op: str, a: Atom, ref: EffectTable, cand: EffectTable, state: frozenset[Atom]
+def _lift(f: Formula, names: Mapping[str, str]) -> str:
+    """Text of ``f`` with the spare objects of ``forall`` effects written as their
+    variables (``(served ?p)``, not ``(served passenger_1)``)."""
+    if not names:
+        return text(f)
+
+    def rename(a: Atom) -> Formula:
+        args = tuple(
+            Const("?" + names[t.name]) if isinstance(t, Const) and t.name in names else t
+            for t in a.args
+        )
+        return Atom(a.pred, args)
+
+    return text(map_atoms(f, rename))
+
+
+def _effect_finding(  # noqa: PLR0917 - the two tables and the state travel together
+    op: str,
+    a: Atom,
+    ref: EffectTable,
+    cand: EffectTable,
+    state: frozenset[Atom],
+    names: Mapping[str, str],
 ) -> Finding:
     def does(t: EffectTable) -> tuple[str, str]:
         """What ``t`` does to ``a`` in ``state`` ("add", "delete" or "none"), and the
@@ -669,12 +706,12 @@ def _effect_finding(
         for kind, side in (("add", t.adds), ("delete", t.dels)):
             conds = [c for c in side.get(a, ()) if holds(c, state)]
             if conds:
-                return kind, "" if TRUE in conds else text(conds[0])
+                return kind, "" if TRUE in conds else _lift(conds[0], names)
         return "none", ""
 
     r, r_cond = does(ref)
     c, c_cond = does(cand)
-    lit = text(a)
+    lit = _lift(a, names)
     if (r, c) == ("add", "none"):
         kind, msg = "missing-add", f"the candidate does not add {lit}"
     elif (r, c) == ("delete", "none"):
@@ -692,7 +729,14 @@ def _effect_finding(
     negated = kind in ("missing-delete", "extra-delete") or (
         kind == "wrong-polarity" and c == "delete"
     )
-    return Finding(op, kind, f"(not {lit})" if negated else lit, msg, _state_text(state), cond)
+    return Finding(
+        op,
+        kind,
+        f"(not {lit})" if negated else lit,
+        msg,
+        tuple(sorted({_lift(x, names) for x in state})),
+        cond,
+    )
 
 
 def _verb(kind: str) -> str:
