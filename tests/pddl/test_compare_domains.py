@@ -463,3 +463,18 @@ def test_conditional_effects_are_compared_under_their_conditions() -> None:
     assert [(f.kind, f.literal, f.condition) for f in o.findings] == [
         ("extra-add", "(boarded ?p)", "(origin ?p ?f)")
     ]
+
+
+def test_wrong_arity_is_named_and_the_rest_still_compared() -> None:
+    ref = (IPC / "gripper" / "domain.pddl").read_text()
+    cand = ref.replace(":parameters  (?from ?to)", ":parameters  (?r ?from ?to)", 1).replace(
+        "(at-robby ?from))\n", "(at-robby ?from) (room ?r))\n", 1
+    )  # fmt: skip
+    assert cand != ref
+    (o,) = [o for o in compare_domains(ref, cand).operators if o.verdict is not Verdict.EQUIVALENT]
+    assert o.verdict is Verdict.INCOMPARABLE
+    assert [(f.kind, f.literal) for f in o.findings] == [
+        ("wrong-arity", "(?r ?from ?to)"),
+        ("extra-precondition", "(room ?r)"),
+    ]
+    assert o.parameters == (("from", "from"), ("to", "to"))

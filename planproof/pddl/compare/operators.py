@@ -416,14 +416,7 @@ def _compare(reference: Operator, candidate: Operator, ctx: Context) -> Operator
     name = reference.name
     reference, candidate = _with_numeric_normal(reference), _with_numeric_normal(candidate)
     if len(reference.params) != len(candidate.params):
-        finding = Finding(
-            name,
-            "wrong-arity",
-            "",
-            f"the reference takes {len(reference.params)} parameters, the candidate "
-            f"{len(candidate.params)}",
-        )
-        return OperatorComparison(name, candidate.name, Verdict.INCOMPARABLE, (finding,))
+        return _wrong_arity(reference, candidate, ctx)
     orders = _orders(reference, candidate, ctx.domain)
     first = _under(reference, candidate, orders[0], ctx)
     if first.verdict is Verdict.EQUIVALENT or len(orders) == 1:
@@ -450,6 +443,87 @@ def _compare(reference: Operator, candidate: Operator, ctx: Context) -> Operator
         second.parameters,
         first.queries + second.queries,
     )
+
+
+Order = tuple[int | None, ...]
+"""For each candidate parameter, the reference parameter it is bound to (None: none)."""
+
+
+def _candidate_env(reference: Operator, candidate: Operator, order: Order) -> dict[str, str]:
+    taken = {f"?{p.name}" for p in reference.params}
+    env = {}
+    for p, i in zip(candidate.params, order, strict=True):
+        if i is not None:
+            env[p.name] = f"?{reference.params[i].name}"
+        else:
+            obj = f"?{p.name}"
+            while obj in taken:
+                obj += "'"
+            taken.add(obj)
+            env[p.name] = obj
+    return env
+
+
+def _wrong_arity(reference: Operator, candidate: Operator, ctx: Context) -> OperatorComparison:
+    """A different number of parameters: say so, then compare under the binding of the
+    shared parameters that shares the most literals, so the rest of the review still
+    says what else differs."""
+    n, m = len(reference.params), len(candidate.params)
+    order = _arity_order(reference, candidate, ctx.domain)
+    inner = _under(reference, candidate, order, ctx)
+    unbound = [f"?{p.name}" for p, i in zip(candidate.params, order, strict=True) if i is None]
+    bound = {i for i in order if i is not None}
+    lacking = [f"?{p.name}" for k, p in enumerate(reference.params) if k not in bound]
+    detail = (
+        f"; the candidate's {', '.join(unbound)} has no counterpart"
+        if unbound
+        else f"; the reference's {', '.join(lacking)} has no counterpart"
+    )
+    finding = Finding(
+        reference.name,
+        "wrong-arity",
+        "(" + " ".join(f"?{p.name}" for p in candidate.params) + ")",
+        f"the reference takes {n} parameters, the candidate {m}" + detail,
+    )
+    verdict = Verdict.UNKNOWN if inner.verdict is Verdict.UNKNOWN else Verdict.INCOMPARABLE
+    return OperatorComparison(
+        reference.name,
+        candidate.name,
+        verdict,
+        (finding, *inner.findings),
+        inner.parameters,
+        inner.queries,
+    )
+
+
+def _arity_order(reference: Operator, candidate: Operator, domain: Domain) -> Order:
+    """The type-compatible binding of min(n, m) parameters sharing the most literals
+    (positional when there are more than MAX_PERMUTED_ARITY parameters)."""
+    n, m = len(reference.params), len(candidate.params)
+    k = min(n, m)
+    positional: Order = tuple(j if j < k else None for j in range(m))
+    if max(n, m) > MAX_PERMUTED_ARITY:
+        return positional
+    ref_sig = _signature(reference, {p.name: f"?{p.name}" for p in reference.params})
+    best, best_score = positional, -1
+    for cand_pos in itertools.combinations(range(m), k):
+        for ref_pos in itertools.permutations(range(n), k):
+            slots: list[int | None] = [None] * m
+            for c, r in zip(cand_pos, ref_pos, strict=True):
+                slots[c] = r
+            order = tuple(slots)
+            if not all(
+                _related(domain, candidate.params[j].type, reference.params[i].type)
+                for j, i in enumerate(order)
+                if i is not None
+            ):
+                continue
+            score = len(
+                ref_sig & _signature(candidate, _candidate_env(reference, candidate, order))
+            )
+            if score > best_score:
+                best, best_score = order, score
+    return best
 
 
 def _orders(reference: Operator, candidate: Operator, domain: Domain) -> list[tuple[int, ...]]:
@@ -505,13 +579,17 @@ def _signature(op: Operator, env: dict[str, str]) -> set[tuple[str, str]]:
 
 
 def _under(
-    reference: Operator, candidate: Operator, order: tuple[int, ...], ctx: Context
+    reference: Operator, candidate: Operator, order: Order, ctx: Context
 ) -> OperatorComparison:
-    """The comparison with candidate parameter j bound to reference parameter order[j]."""
+    """The comparison with candidate parameter j bound to reference parameter order[j]
+    (None: a parameter the reference lacks, bound to an object of its own)."""
     name = reference.name
     env_r = {p.name: f"?{p.name}" for p in reference.params}
-    env_c = {candidate.params[j].name: f"?{reference.params[i].name}" for j, i in enumerate(order)}
+    env_c = _candidate_env(reference, candidate, order)
     objects = {f"?{p.name}": p.type for p in reference.params}
+    objects |= {
+        env_c[p.name]: p.type for p, i in zip(candidate.params, order, strict=True) if i is None
+    }
     universe = operator_universe(ctx.domain, (reference, candidate), objects, ctx.constants)
     _guard((reference, candidate), universe)
     budget = [MAX_EXPANSION]
@@ -522,6 +600,8 @@ def _under(
     findings: list[Finding] = []
     verdict = Verdict.EQUIVALENT
     for j, i in enumerate(order):
+        if i is None:
+            continue
         t_r, t_c = reference.params[i].type, candidate.params[j].type
         if t_r != t_c:
             found, v = _type_finding(name, reference.params[i].name, t_r, t_c, ctx.domain)
@@ -551,10 +631,11 @@ def _under(
         verdict = Verdict.UNKNOWN
         findings.append(Finding(name, "unknown", "", "Z3 gave up on a query (time limit)"))
     pairs = tuple(
-        (reference.params[i].name, candidate.params[j].name) for j, i in sorted(
-            enumerate(order), key=lambda x: x[1]
+        (reference.params[i].name, candidate.params[j].name)
+        for j, i in sorted(
+            ((j, i) for j, i in enumerate(order) if i is not None), key=lambda x: x[1]
         )
-    )  # fmt: skip
+    )
     return OperatorComparison(name, candidate.name, verdict, tuple(findings), pairs, solver.queries)
 
 
