@@ -27,14 +27,19 @@ MISSING_EFF = {"missing-add", "missing-delete"}
 EXTRA_EFF = {"extra-add", "extra-delete"}
 
 
-def test_verdicts_agree_with_logic_form_matching(vh: EaiPddl) -> None:
+def _gpt4o_rows() -> list[dict[str, str]]:
     files = needed_resource(
         lambda: published_files("transition-modeling", "virtualhome"),
         DataUnavailableError,
         "published outputs",
     )
     f = next(x for x in files if x.model == "gpt-4o-2024-05-13")
-    rows = [r for r in json.loads(f.path.read_text()) if r["identifier"] in vh.task_actions]
+    rows: list[dict[str, str]] = json.loads(f.path.read_text())
+    return rows
+
+
+def test_verdicts_agree_with_logic_form_matching(vh: EaiPddl) -> None:
+    rows = [r for r in _gpt4o_rows() if r["identifier"] in vh.task_actions]
     counts = {"perfect": 0, "compared": 0}
     for r in sample(rows, 30):
         res = evaluate_task(
@@ -67,13 +72,7 @@ def test_verdicts_agree_with_logic_form_matching(vh: EaiPddl) -> None:
 def test_evaluate_responses_counts_verdicts(vh: EaiPddl) -> None:
     from planproof.metrics.transition_modeling.evaluate import evaluate_responses
 
-    files = needed_resource(
-        lambda: published_files("transition-modeling", "virtualhome"),
-        DataUnavailableError,
-        "published outputs",
-    )
-    f = next(x for x in files if x.model == "gpt-4o-2024-05-13")
-    rows = [r for r in json.loads(f.path.read_text()) if r["identifier"] in vh.solved][:4]
+    rows = [r for r in _gpt4o_rows() if r["identifier"] in vh.solved][:4]
     report = evaluate_responses(vh, rows, run_planner=False, compare=True)
     compared = [v for t in report.tasks for v in t.verdicts]
     assert compared
