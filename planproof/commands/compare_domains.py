@@ -43,10 +43,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError as exc:
-        raise BadInput(f"{path}: {exc.strerror or exc}", kind="unreadable") from None
+    """A file through the input boundary (UTF-8, bounded in size, not a device); what
+    cannot be read is bad input naming the file (presented by ``planproof.cli``)."""
+    from planproof.boundary import read_text
+
+    return read_text(path)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -59,9 +60,11 @@ def run(args: argparse.Namespace) -> int:
         raise BadInput("--max-states must be a positive number of states", kind="bad-option")
     mapping = None
     if args.mapping is not None:
+        from planproof.boundary import read_json
+
         try:
-            mapping = read_mapping(json.loads(_read(args.mapping)))
-        except (json.JSONDecodeError, MappingError) as exc:
+            mapping = read_mapping(read_json(args.mapping))
+        except MappingError as exc:
             raise BadInput(f"{args.mapping}: {exc}", kind="bad-mapping") from None
     result = compare_domains(
         _read(args.reference),
