@@ -1,5 +1,6 @@
 """Transition modeling's operator comparison runs on the compare-domains engine, and on
-published EAI answers (GPT-4o, virtualhome-eval 0.1.1) its per-operator verdicts agree with
+published EAI answers (GPT-4o, virtualhome-eval 0.1.1, VirtualHome and BEHAVIOR, under
+each dataset's state axioms) its per-operator verdicts agree with
 what transition modeling's logic-form matching reports: a perfect match is equivalent, a
 missing (extra) precondition is an unmatched gold (predicted) precondition clause, and a
 missing (extra) effect an unmatched gold (predicted) effect clause."""
@@ -27,9 +28,9 @@ MISSING_EFF = {"missing-add", "missing-delete"}
 EXTRA_EFF = {"extra-add", "extra-delete"}
 
 
-def _gpt4o_rows() -> list[dict[str, str]]:
+def _gpt4o_rows(dataset: str = "virtualhome") -> list[dict[str, str]]:
     files = needed_resource(
-        lambda: published_files("transition-modeling", "virtualhome"),
+        lambda: published_files("transition-modeling", dataset),
         DataUnavailableError,
         "published outputs",
     )
@@ -38,16 +39,20 @@ def _gpt4o_rows() -> list[dict[str, str]]:
     return rows
 
 
-def test_verdicts_agree_with_logic_form_matching(vh: EaiPddl) -> None:
-    rows = [r for r in _gpt4o_rows() if r["identifier"] in vh.task_actions]
+@pytest.mark.parametrize("dataset", ["virtualhome", "behavior"])
+def test_verdicts_agree_with_logic_form_matching(
+    dataset: str, request: pytest.FixtureRequest
+) -> None:
+    data: EaiPddl = request.getfixturevalue({"virtualhome": "vh", "behavior": "bh"}[dataset])
+    rows = [r for r in _gpt4o_rows(dataset) if r["identifier"] in data.task_actions]
     counts = {"perfect": 0, "compared": 0}
     for r in sample(rows, 30):
         res = evaluate_task(
-            vh,
+            data,
             r["identifier"],
             r["llm_output"],
             run_planner=False,
-            axioms=NAMED_AXIOMS["virtualhome"],
+            axioms=NAMED_AXIOMS[dataset],
             compare=True,
         )
         scores = {(s.name, s.part): s for s in res.scores}
@@ -55,6 +60,7 @@ def test_verdicts_agree_with_logic_form_matching(vh: EaiPddl) -> None:
             counts["compared"] += 1
             pre, eff = scores[(v.reference, "precondition")], scores[(v.reference, "effect")]
             kinds = {x.kind for x in v.findings}
+            assert v.verdict is not Verdict.UNKNOWN, (r["identifier"], v)
             if pre.fp == pre.fn == eff.fp == eff.fn == 0:
                 counts["perfect"] += 1
                 assert v.verdict is Verdict.EQUIVALENT, (r["identifier"], v)

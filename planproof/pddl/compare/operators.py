@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -37,6 +38,7 @@ from planproof.ltl.ast import (
     Exists,
     Forall,
     Formula,
+    ForN,
     Implies,
     Not,
     Or,
@@ -175,6 +177,22 @@ def expand(f: Formula, universe: Universe, budget: list[int] | None = None) -> F
                 *(
                     expand(substitute(body, {b.var: o}), universe, budget)
                     for o in universe.of_type(b.type)
+                )
+            )
+        case ForN(n, b, body):  # exactly n instances hold (BEHAVIOR's state axioms count)
+            items = [
+                expand(substitute(body, {b.var: o}), universe, budget)
+                for o in universe.of_type(b.type)
+            ]
+            budget[0] -= math.comb(len(items), n) if n <= len(items) else 0
+            if budget[0] < 0:
+                raise UnsupportedComparison(
+                    f"quantifiers expand to more than {MAX_EXPANSION:,} nodes"
+                )
+            return disj(
+                *(
+                    conj(*(x if k in chosen else Not(x) for k, x in enumerate(items)))
+                    for chosen in map(set, itertools.combinations(range(len(items)), n))
                 )
             )
     raise UnsupportedComparison(f"cannot compare a {type(f).__name__} formula")
