@@ -445,6 +445,10 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str]] = {
         "planproof.commands.plan",
         "solve a PDDL problem with Fast Downward or pyperplan",
     ),
+    ("compare-domains",): (
+        "planproof.commands.compare_domains",
+        "compare an LLM-written PDDL domain with a reference, per operator (Z3) and by plans",
+    ),
     ("run",): (
         "planproof.commands.run",
         "prompt a model (litellm, or the built-in planner) on an EAI module; cache, score",
@@ -533,6 +537,11 @@ USAGE: dict[tuple[str, ...], tuple[str, str]] = {
         "2 bad input (also a --timeout that is not a positive finite number, or a task "
         "over the grounding limit)",
         "planproof plan --domain d.pddl --problem p.pddl --engine pyperplan",
+    ),
+    ("compare-domains",): (
+        "0 equivalent (and every plan cross-validates), 1 the candidate differs or cannot "
+        "be compared (reported), 2 bad input",
+        "planproof compare-domains ref.pddl llm.pddl --problems p1.pddl p2.pddl",
     ),
     ("run",): (
         "0 every task answered and scored, 1 some calls failed (running the same command "

@@ -64,6 +64,14 @@ COMMANDS: dict[str, Callable[[str], list[str]]] = {
     "report": lambda f: ["report", f],
     "evaluate partnr --episodes": lambda f: ["evaluate", "partnr", "--episodes", f],
     "evaluate partnr --plans": lambda f: ["evaluate", "partnr", "--plans", f],
+    "compare-domains CANDIDATE": lambda f: ["compare-domains", str(PDDL / "virtualhome.pddl"), f],
+    "compare-domains --mapping": lambda f: [
+        "compare-domains",
+        str(PDDL / "virtualhome.pddl"),
+        str(PDDL / "virtualhome.pddl"),
+        "--mapping",
+        f,
+    ],
     "verify --plan": lambda f: [
         "verify",
         "--domain",
@@ -76,9 +84,17 @@ COMMANDS: dict[str, Callable[[str], list[str]]] = {
 }
 
 PDDL = Path(__file__).resolve().parents[1] / "planproof" / "examples" / "pddl"
-LEGAL = {("verify --plan", "empty"): 1}
+LEGAL = {
+    ("verify --plan", "empty"): 1,
+    **{
+        ("compare-domains CANDIDATE", h): 1
+        for h in ("empty", "deep-nesting", "huge-integer", "lone-surrogate", "ten-mb-text",
+                  "wrong-shape")
+    },
+}  # fmt: skip
 """Hostile-looking input that is legal: an empty plan is a plan (it leaves the goal
-unmet, exit 1)."""
+unmet, exit 1); a readable candidate domain that is not PDDL is a finding about the
+candidate (a report saying why it does not parse, exit 1)."""
 
 
 @pytest.mark.parametrize("hostile", sorted(HOSTILE_FILES))

@@ -50,6 +50,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="call the planner for every task (default: reuse the verdicts kept in the user "
         "cache for the same domain and problem)",
     )
+    parser.add_argument(
+        "--compare-operators",
+        action="store_true",
+        help="also compare every predicted operator with the gold one with Z3 (the engine of "
+        "compare-domains): a verdict per operator, the literal to blame, a counterexample",
+    )
     parser.add_argument("--limit", type=positive_count, help="evaluate only the first K tasks")
     parser.add_argument(
         "--output",
@@ -115,6 +121,7 @@ def _run(args: argparse.Namespace, out: Path) -> int:
             timeout=args.timeout,
             run_planner=not args.no_planner,
             plan_cache=not args.no_plan_cache,
+            compare=args.compare_operators,
             executor=executor,
             progress=lambda done, total: advance(),
         )

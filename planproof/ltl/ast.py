@@ -332,6 +332,42 @@ class Literal:
         return self.atom if self.positive else Not(self.atom)
 
 
+def map_atoms(
+    f: Formula,
+    atom: Callable[[Atom], Formula],
+    binder: Callable[[Binder], Binder] | None = None,
+) -> Formula:
+    """``f`` with every atom replaced by ``atom(a)`` (and every binder by ``binder(b)``):
+    the one structural map renamings and rewritings of atoms go through."""
+    b_ = binder or (lambda b: b)
+    match f:
+        case Atom():
+            return atom(f)
+        case Top() | Bottom():
+            return f
+        case Not(body):
+            return Not(map_atoms(body, atom, binder))
+        case And(cs):
+            return And(tuple(map_atoms(c, atom, binder) for c in cs))
+        case Or(cs):
+            return Or(tuple(map_atoms(c, atom, binder) for c in cs))
+        case Then(cs):
+            return Then(tuple(map_atoms(c, atom, binder) for c in cs))
+        case Implies(left, right):
+            return Implies(map_atoms(left, atom, binder), map_atoms(right, atom, binder))
+        case Forall(b, body):
+            return Forall(b_(b), map_atoms(body, atom, binder))
+        case Exists(b, body):
+            return Exists(b_(b), map_atoms(body, atom, binder))
+        case ForN(n, b, body):
+            return ForN(n, b_(b), map_atoms(body, atom, binder))
+        case ForPairs(b1, b2, body):
+            return ForPairs(b_(b1), b_(b2), map_atoms(body, atom, binder))
+        case ForNPairs(n, b1, b2, body):
+            return ForNPairs(n, b_(b1), b_(b2), map_atoms(body, atom, binder))
+    raise TypeError(f"not a formula: {f!r}")
+
+
 def substitute(f: Formula, mapping: dict[str, str]) -> Formula:
     """Replace free occurrences of variables by constants (capture-avoiding: an inner
     quantifier that re-binds a name shadows the outer value)."""

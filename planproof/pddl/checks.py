@@ -19,31 +19,22 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from planproof.ltl.ast import (
-    FALSE,
-    TRUE,
-    And,
     Atom,
-    Bottom,
-    Const,
-    Exists,
-    Forall,
     Formula,
-    Implies,
     Not,
-    Or,
-    Top,
     Var,
+    map_atoms,
     substitute,
     walk,
 )
 from planproof.ltl.simplify import conj
 from planproof.ltl.trace import Universe
+from planproof.pddl.compare.operators import decide_equality, operator_universe
 from planproof.pddl.schema import (
     Add,
     Delete,
     Domain,
     Effect,
-    ForallEffect,
     Operator,
     When,
     operator_atoms,
@@ -88,60 +79,16 @@ def vocabulary_issues(op: Operator, domain: Domain) -> list[Issue]:
 
 
 def _universe(op: Operator, domain: Domain) -> tuple[Universe, dict[str, str]]:
-    objects: dict[str, set[str]] = {}
-    env: dict[str, str] = {}
-    for p in op.params:
-        name = f"{p.name}_arg"
-        env[p.name] = name
-        objects[name] = set(domain.ancestors(p.type)) if p.type in domain.types else {p.type}
-    types = {p.type for p in op.params} | _binder_types(op)
-    for t in sorted(types):
-        for k in (1, 2):
-            objects[f"{t}_{k}"] = set(domain.ancestors(t)) if t in domain.types else {t}
-    return Universe.of(objects), env
-
-
-def _binder_types(op: Operator) -> set[str]:
-    out = {
-        f.binder.type or "object" for f in walk(op.precondition) if isinstance(f, Exists | Forall)
-    }
-    stack: list[Effect] = list(op.effects)
-    while stack:
-        e = stack.pop()
-        match e:
-            case When(cond, inner):
-                out |= {
-                    f.binder.type or "object" for f in walk(cond) if isinstance(f, Exists | Forall)
-                }
-                stack.extend(inner)
-            case ForallEffect(b, inner):
-                out.add(b.type or "object")
-                stack.extend(inner)
-    return out
+    """One object per parameter (``x_arg``) and two spare objects per type: the grounding
+    :mod:`planproof.pddl.compare.operators` also compares operators on."""
+    env = {p.name: f"{p.name}_arg" for p in op.params}
+    objects = {f"{p.name}_arg": p.type for p in op.params}
+    return operator_universe(domain, (op,), objects), env
 
 
 def _ground_eq(f: Formula) -> Formula:
     """Decide ``=`` between constants (the solver would treat it as a proposition)."""
-    match f:
-        case Atom(pred, args) if pred == "=" and len(args) == 2:
-            if all(isinstance(a, Const) for a in args):
-                return TRUE if args[0] == args[1] else FALSE
-            return f
-        case Atom() | Top() | Bottom():
-            return f
-        case Not(b):
-            return Not(_ground_eq(b))
-        case And(cs):
-            return And(tuple(_ground_eq(c) for c in cs))
-        case Or(cs):
-            return Or(tuple(_ground_eq(c) for c in cs))
-        case Implies(a, b):
-            return Implies(_ground_eq(a), _ground_eq(b))
-        case Exists(b, body):
-            return Exists(b, _ground_eq(body))
-        case Forall(b, body):
-            return Forall(b, _ground_eq(body))
-    return f
+    return map_atoms(f, decide_equality)
 
 
 def _has_eq_with_vars(f: Formula) -> bool:

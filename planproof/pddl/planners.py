@@ -103,9 +103,11 @@ def plan(
     *,
     engine: str = "fast-downward",
     timeout: float = DEFAULT_TIMEOUT,
+    max_states: int | None = None,
 ) -> PlanResult:
     """Solve ``problem``; never raises for a planner failure (the status and reason say
-    what happened)."""
+    what happened). ``max_states`` bounds the builtin engine by stored states instead of
+    by ``timeout``, so its verdict does not depend on the machine's load."""
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
     t0 = time.perf_counter()
@@ -115,7 +117,7 @@ def plan(
     elif engine == "pyperplan":
         res = _pyperplan(domain, problem, timeout)
     elif engine == "builtin":
-        res = _builtin(domain, problem, t0 + timeout)
+        res = _builtin(domain, problem, None if max_states else t0 + timeout, max_states)
     else:
         res = _bounded(_fast_downward, domain, problem, timeout)
     return dataclasses.replace(res, seconds=time.perf_counter() - t0)
@@ -287,16 +289,24 @@ def _grounded(engine: str, domain: Domain, problem: Problem) -> GroundTask | Pla
     return task
 
 
-def _builtin(domain: Domain, problem: Problem, deadline: float) -> PlanResult:
+def _builtin(
+    domain: Domain, problem: Problem, deadline: float | None, max_states: int | None = None
+) -> PlanResult:
     """Ground with :mod:`planproof.pddl.ground` and search in this process
     (:mod:`planproof.pddl.strips_search`): no process start, no PDDL text to re-read."""
-    from planproof.pddl.strips_search import Action, search
+    from planproof.pddl.strips_search import MAX_STATES, Action, search
 
     task = _grounded("builtin", domain, problem)
     if isinstance(task, PlanResult):
         return task
     actions = [Action(a.name, a.pre, a.adds, a.dels) for a in task.actions]
-    out = search(task.init, frozenset({task.goal}), actions, deadline=deadline)
+    out = search(
+        task.init,
+        frozenset({task.goal}),
+        actions,
+        deadline=deadline,
+        max_states=max_states or MAX_STATES,
+    )
     if out.status == "limit":
         return PlanResult("builtin", PlanStatus.TIMEOUT, reason=out.reason)
     if out.status == "unsolvable":

@@ -47,6 +47,7 @@ MODULE_ORDER = (
     "subgoal-decomposition",
     "action-sequencing",
     "transition-modeling",
+    "compare-domains",
     *BENCHMARKS,
     REPRODUCE,
 )
@@ -55,6 +56,7 @@ MODULE_TITLES = {
     "subgoal-decomposition": "Subgoal decomposition",
     "action-sequencing": "Action sequencing",
     "transition-modeling": "Transition modeling",
+    "compare-domains": "Domain comparison",
     **episodes.TITLES,
     REPRODUCE: "EAI paper reproduced",
 }

@@ -300,6 +300,20 @@ def _tm_counts(result: Mapping[str, Any]) -> tuple[int, int, int]:
     return tp, fp, fn
 
 
+def _verdict_lines(result: Mapping[str, Any]) -> tuple[str, ...]:
+    """``evaluate transition-modeling --compare-operators``: one line per operator."""
+    out = []
+    for raw in as_list(result.get("verdicts")):
+        v = as_dict(raw)
+        found = [
+            f"{as_str(as_dict(f).get('kind'))} {as_str(as_dict(f).get('literal'))}".strip()
+            for f in as_list(v.get("findings"))
+        ]
+        line = f"{as_str(v.get('reference'))}: {as_str(v.get('verdict'))}"
+        out.append(line + (f" ({'; '.join(found)})" if found else ""))
+    return tuple(out)
+
+
 def transition_modeling(result: Mapping[str, Any]) -> TaskOutcome:
     fmt = as_str(result.get("format_error"))
     tp, fp, fn = _tm_counts(result)
@@ -372,7 +386,35 @@ def transition_modeling(result: Mapping[str, Any]) -> TaskOutcome:
             ("Predicted clauses not in the gold", tuple(unmatched_pred)),
             ("Gold clauses not predicted", tuple(unmatched_gold)),
             ("Operator checks", issues),
+            ("Z3 comparison with the gold operators", _verdict_lines(result)),
             ("Categories", str_list(result.get("categories"))),
+        ),
+    )
+
+
+def compare_domains(result: Mapping[str, Any]) -> TaskOutcome:
+    """One operator of ``planproof compare-domains``: its verdict, the findings (the
+    first as the error), each with its counterexample state."""
+    verdict = as_str(result.get("verdict")) or "unknown"
+    issues = []
+    states = []
+    for raw in as_list(result.get("findings")):
+        f = as_dict(raw)
+        kind, literal = as_str(f.get("kind")), as_str(f.get("literal"))
+        issues.append(Issue(kind, as_str(f.get("message")), unmet=(literal,) if literal else ()))
+        state = str_list(f.get("counterexample"))
+        if state:
+            states.append(f"{kind} {literal}: " + " ".join(state))
+    pairs = [" = ".join(map(as_str, as_list(p))) for p in as_list(result.get("parameters"))]
+    return TaskOutcome(
+        status=OK if verdict == "equivalent" else FAIL,
+        badge="✓" if verdict == "equivalent" else verdict,
+        first_error=issues[0] if issues else None,
+        warnings=tuple(issues[1:]),
+        facts=(("verdict", verdict), ("candidate", as_str(result.get("candidate")) or "—")),
+        lists=named_lists(
+            ("Counterexample states (true atoms)", tuple(states)),
+            ("Parameters (reference = candidate)", tuple(pairs)),
         ),
     )
 
@@ -397,6 +439,7 @@ READERS: dict[str, Callable[[Mapping[str, Any]], TaskOutcome]] = {
     "subgoal-decomposition": subgoal_decomposition,
     "goal-interpretation": goal_interpretation,
     "transition-modeling": transition_modeling,
+    "compare-domains": compare_domains,
 }
 
 

@@ -253,6 +253,25 @@ COLUMNS: dict[str, tuple[Column, ...]] = {
     "subgoal-decomposition": (_SCORED, *_TRAJECTORY_COLUMNS, *_SUBGOAL_COLUMNS),
     "goal-interpretation": (_SCORED, *_gi_columns()),
     "transition-modeling": (_SCORED, *_tm_columns()),
+    "compare-domains": (
+        _n("Operators", "Compared", "operators", "total"),
+        Column("Operators", "Equivalent (%)", ("operators", "equivalent_rate"), scale=100),
+        _n("Operators", "Stronger", "operators", "stronger"),
+        _n("Operators", "Weaker", "operators", "weaker"),
+        _n("Operators", "Incomparable", "operators", "incomparable"),
+        Column(
+            "Plans valid (%)",
+            "ref. under cand.",
+            ("plans", "reference_valid_under_candidate"),
+            scale=100,
+        ),
+        Column(
+            "Plans valid (%)",
+            "cand. under ref.",
+            ("plans", "candidate_valid_under_reference"),
+            scale=100,
+        ),
+    ),
 }
 
 

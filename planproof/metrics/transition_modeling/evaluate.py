@@ -24,6 +24,7 @@ from typing import Any
 from planproof.executor import Executor, Outcome, SerialExecutor
 from planproof.ltl.bddl.sexpr import SExpr, sexpr_to_text
 from planproof.pddl.checks import Issue, operator_issues
+from planproof.pddl.compare.model import OperatorComparison
 from planproof.pddl.eai import CATEGORIES, EaiPddl
 from planproof.pddl.errors import PDDLSyntaxError
 from planproof.pddl.logic_form import match_clauses, parameter_rename, predicates_of, prf
@@ -85,6 +86,9 @@ class TaskResult:
     """The planner's verdict came from the persistent cache (:mod:`planproof.pddl.plan_cache`)."""
     category_counts: Mapping[str, Mapping[str, tuple[int, int, int]]] = field(default_factory=dict)
     """part ("precondition" / "effect") → category → (tp, fp, fn)"""
+    verdicts: tuple[OperatorComparison, ...] = ()
+    """Per predicted operator, its Z3 comparison with the gold one (``compare=True``):
+    the engine of ``planproof compare-domains``."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -106,6 +110,7 @@ class TaskResult:
             "category_counts": {
                 k: {c: list(v) for c, v in d.items()} for k, d in self.category_counts.items()
             },
+            "verdicts": [v.to_dict() for v in self.verdicts],
         }
 
 
@@ -155,6 +160,7 @@ class Report:
                     "plan_valid_under_gold": sum(t.plan_valid_under_gold for t in ts) / len(ts),
                 }
         issues = Counter(i.kind for t in self.tasks for i in t.issues)
+        verdicts = Counter(v.verdict.value for t in self.tasks for v in t.verdicts)
         return {
             "dataset": self.dataset,
             "tasks": n,
@@ -179,6 +185,7 @@ class Report:
             "planner_by_category": by_cat_sr,
             "planner_cache_hits": sum(t.planner_cached for t in self.tasks),
             "issues": dict(sorted(issues.items())),
+            **({"operator_verdicts": dict(sorted(verdicts.items()))} if verdicts else {}),
         }
 
 
@@ -215,10 +222,14 @@ def evaluate_task(
     axioms: Callable[..., Any] | None = None,
     check_cache: dict[Operator, tuple[Issue, ...]] | None = None,
     plan_cache: bool = True,
+    compare: bool = False,
 ) -> TaskResult:
     """Score one LLM answer for one task (see the module docstring). ``check_cache``
     memoises the operator checks across tasks (the same operator recurs in many); by
-    default they are kept with ``data`` (:attr:`~planproof.pddl.eai.EaiPddl.operator_checks`)."""
+    default they are kept with ``data`` (:attr:`~planproof.pddl.eai.EaiPddl.operator_checks`).
+    With ``compare`` every predicted operator is also compared with its gold one by
+    :func:`~planproof.pddl.compare.operators.compare_operators` (equivalent, stronger,
+    weaker, incomparable, with the literal to blame)."""
     cats = data.task_categories.get(identifier, ())
     gold_names = data.task_actions[identifier]
     gold_ops = data.domain.operators
@@ -276,9 +287,19 @@ def evaluate_task(
             if p.operator not in cache:
                 cache[p.operator] = tuple(operator_issues(p.operator, data.domain, axioms=axioms))
             issues.extend(cache[p.operator])
+    verdicts: list[OperatorComparison] = []
+    if compare:
+        from planproof.pddl.compare.operators import Context, compare_operators
+
+        ctx = Context(data.domain, axioms=axioms)
+        for key, name in names.items():
+            p = predicted.get(key)
+            if p is not None and p.operator is not None:
+                verdicts.append(compare_operators(gold_ops[name], p.operator, ctx))
     result = TaskResult(
         identifier,
         cats,
+        verdicts=tuple(verdicts),
         hallucinated=hallucinated,
         missing=missing,
         scores=tuple(scores),
@@ -380,6 +401,7 @@ class Job:
     timeout: float = 60.0
     run_planner: bool = True
     plan_cache: bool = True
+    compare: bool = False
 
 
 def evaluate_job(job: Job) -> TaskResult:
@@ -396,6 +418,7 @@ def evaluate_job(job: Job) -> TaskResult:
         run_planner=job.run_planner,
         axioms=NAMED_AXIOMS.get(job.dataset),
         plan_cache=job.plan_cache,
+        compare=job.compare,
     )
 
 
@@ -409,6 +432,7 @@ def evaluate_responses(
     progress: Callable[[int, int], None] | None = None,
     executor: Executor | None = None,
     plan_cache: bool = True,
+    compare: bool = False,
 ) -> Report:
     """Evaluate answers ``[{"identifier": ..., "llm_output": ...}, ...]``; answers for
     tasks outside the evaluated set (``success_task.json``) are skipped, as in the paper.
@@ -439,6 +463,7 @@ def evaluate_responses(
                 timeout,
                 run_planner,
                 plan_cache,
+                compare,
             )
         )
     done = 0
@@ -463,6 +488,7 @@ def evaluate_responses(
                 run_planner=job.run_planner,
                 axioms=axioms,
                 plan_cache=job.plan_cache,
+                compare=job.compare,
             )
 
         outcomes = SerialExecutor().map(here, jobs, on_done=tick)
