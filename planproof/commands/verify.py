@@ -58,6 +58,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="search the shortest insertion (up to 3 actions) that makes a failing step "
         "applicable (default: on for one plan, off for many)",
     )
+    parser.add_argument(
+        "--tolerance",
+        type=float,
+        default=None,
+        help="temporal plans: points closer than this are simultaneous for mutex checks and "
+        "duration constraints (VAL's -t; default 0.01)",
+    )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
 
@@ -144,6 +151,10 @@ class _Tasks:
 
         key = (domain_path, problem_path)
         if key not in self.tasks:
+            temporal = _temporal_task(self.domains, domain_path, problem_path)
+            if temporal is not None:
+                self.tasks[key] = temporal
+                return temporal
             domain, problem = load(domain_path, problem_path, fold_case=True, domains=self.domains)
             try:
                 self.tasks[key] = compile_task(domain, problem)
@@ -154,14 +165,68 @@ class _Tasks:
         return self.tasks[key]
 
 
+def _temporal_task(domains: dict[Path, Any], domain_path: Path, problem_path: Path) -> Any:
+    """The compiled temporal task when the domain has durative actions (else None)."""
+    from planproof.pddl.temporal import is_temporal_domain
+
+    if domain_path not in domains:
+        text = _read(domain_path)
+        if not is_temporal_domain(text):
+            return None
+        from planproof.pddl.errors import PDDLSyntaxError
+        from planproof.pddl.temporal import read_temporal_domain
+
+        try:
+            domains[domain_path] = read_temporal_domain(text)
+        except PDDLSyntaxError as exc:
+            detail = {**exc.to_dict(), "file": str(domain_path)}
+            raise _Bad(f"{domain_path}: {exc}", detail) from None
+    entry = domains[domain_path]
+    if not isinstance(entry, tuple):
+        return None
+    from planproof.pddl.temporal import compile_temporal
+
+    df, durative = entry
+    cache = {domain_path: df}
+    _, problem = load(domain_path, problem_path, fold_case=True, domains=cache)
+    return compile_temporal(df, durative, problem)
+
+
+def _check_temporal(task: Any, plan_text: str, tolerance: float | None) -> dict[str, Any]:
+    from planproof.pddl.plan_io import PlanFormatError
+    from planproof.pddl.temporal import (
+        DEFAULT_TOLERANCE,
+        read_temporal_plan,
+        validate_temporal,
+    )
+
+    try:
+        steps, notes = read_temporal_plan(plan_text)
+    except PlanFormatError as exc:
+        raise _Bad(f"plan: {exc}", exc.to_dict()) from None
+    tol = DEFAULT_TOLERANCE if tolerance is None else tolerance
+    v = validate_temporal(task, steps, tolerance=tol)
+    return {"ok": True, **v.to_dict(), "notes": list(notes)}
+
+
 def check_one(
-    tasks: _Tasks, domain_path: Path, problem_path: Path, plan_text: str, *, repair: bool
+    tasks: _Tasks,
+    domain_path: Path,
+    problem_path: Path,
+    plan_text: str,
+    *,
+    repair: bool,
+    tolerance: float | None = None,
 ) -> dict[str, Any]:
-    """The result of one plan as data (``ok`` False with the reason on bad input)."""
+    """The result of one plan as data (``ok`` False with the reason on bad input); a
+    domain with durative actions is checked by :mod:`planproof.pddl.temporal`."""
     from planproof.pddl.plan_io import PlanFormatError, read_plan_text
+    from planproof.pddl.temporal import TemporalTask
     from planproof.pddl.validate import validate
 
     task = tasks.get(domain_path, problem_path)
+    if isinstance(task, TemporalTask):
+        return _check_temporal(task, plan_text, tolerance)
     try:
         plan = read_plan_text(plan_text)
     except PlanFormatError as exc:
@@ -193,6 +258,10 @@ def _lenient(args: argparse.Namespace, plan_text: str) -> tuple[dict[str, Any], 
 
 
 def run(args: argparse.Namespace) -> int:
+    import math
+
+    if args.tolerance is not None and not (math.isfinite(args.tolerance) and args.tolerance > 0):
+        raise _Bad(f"--tolerance must be a positive finite number, got {args.tolerance}")
     if args.cases is not None:
         if args.plan or args.domain or args.problem:
             raise _Bad("--cases replaces --domain, --problem and --plan")
@@ -206,7 +275,9 @@ def run(args: argparse.Namespace) -> int:
         data, valid = _lenient(args, text)
     else:
         repair = True if args.repair is None else args.repair
-        data = check_one(_Tasks(), args.domain, args.problem, text, repair=repair)
+        data = check_one(
+            _Tasks(), args.domain, args.problem, text, repair=repair, tolerance=args.tolerance
+        )
         valid = bool(data["valid"])
     data = {"domain": str(args.domain), "problem": str(args.problem), **data}
     if args.json:
@@ -280,7 +351,12 @@ def _batch(
                     raise _Bad('a case needs "plan" (text) or "plan_file" (a path)')
                 out.update(
                     check_one(
-                        tasks, base / str(fields[0]), base / str(fields[1]), plan, repair=repair
+                        tasks,
+                        base / str(fields[0]),
+                        base / str(fields[1]),
+                        plan,
+                        repair=repair,
+                        tolerance=c.get("tolerance", args.tolerance),
                     )
                 )
                 del out["trace"]

@@ -1,0 +1,911 @@
+"""Temporal plans (PDDL 2.1 level 3: durative actions) checked with VAL's semantics.
+
+A durative action is compiled into three classical operators that the sequential
+validator (:mod:`planproof.pddl.validate`) already knows how to bind, evaluate and apply:
+``NAME#start`` (the ``at start`` conditions and effects), ``NAME#end`` (``at end``) and
+``NAME#inv`` (the ``over all`` conditions, no effect). ``?duration`` becomes the reserved
+0-ary fluent ``(#duration)``, set to the step's duration whenever one of its parts is
+evaluated. What the validator does with them follows VAL (KCL-Planning/VAL, ``Plan.cpp``,
+``Action.cpp``, ``Ownership.cpp``):
+
+* a step ``t: (a x y) [d]`` makes a start point at ``t`` and an end point at ``t + d``;
+  an ordinary ``:action`` makes one point at ``t``;
+* points are sorted by time and grouped into *happenings*: a happening takes every point
+  within ``tolerance / 10`` of its first one (VAL's grouping);
+* a happening is checked on the state before it: every member's condition (``at start``,
+  ``at end``, or an instantaneous action's precondition) and duration constraints
+  (``=``: ``|d - v| < tolerance``; ``<=``: ``d - v <= tolerance``; ``>=``:
+  ``v - d <= tolerance``; ``<``, ``>`` strict), then the members must not interfere (one
+  adds or deletes an atom another reads or changes the other way, or changes a fluent
+  another reads or assigns; two ``increase``/``decrease`` of one fluent commute), then all
+  effects apply at once (deletions, additions, then numeric updates, every value read
+  before the happening);
+* after each happening the ``over all`` condition of every action still open (started,
+  not ended) must hold: the state is constant until the next happening, so this checks
+  the invariant over the open interval;
+* the goal is judged after the last happening; the metric's ``total-time`` is the time of
+  the last happening (the makespan), and VAL's "final value" is the metric's value, or
+  without a metric the number of happenings.
+
+Continuous effects (``#t``) and PDDL+ (``:process``, ``:event``) are refused by name
+(kind ``unsupported``). Sizes are bounded: at most :data:`MAX_TEMPORAL_STEPS` steps.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from planproof.ltl.ast import And, Atom, Bottom, Exists, Forall, Formula, Implies, Not, Or, Top, Var
+from planproof.ltl.bddl.sexpr import SAtom, SExpr, SList, head, sexpr_to_text
+from planproof.pddl.errors import PDDLSyntaxError
+from planproof.pddl.numeric import (
+    ASSIGNMENTS,
+    NUMERIC_PREFIX,
+    BinOp,
+    FluentRef,
+    GroundFluent,
+    NumericEffect,
+    NumericError,
+    NumExpr,
+    combine,
+    evaluate,
+    fluent_text,
+    ground_fluent,
+)
+from planproof.pddl.plan_io import read_plan_text
+from planproof.pddl.reader import DomainFile, Problem, read_domain_file
+from planproof.pddl.scanner import scan
+from planproof.pddl.schema import Param
+from planproof.pddl.sexpr_io import read_expression
+from planproof.pddl.validate import (
+    GAtom,
+    State,
+    Task,
+    _Bound,
+    _collect,
+    _Eval,
+    bind,
+    compile_task,
+    gatom_text,
+)
+
+DEFAULT_TOLERANCE = 0.01
+"""VAL's default ``-t`` tolerance."""
+MAX_TEMPORAL_STEPS = 100_000
+"""Most steps of one temporal plan (each makes up to two points)."""
+DURATION = "#duration"
+"""The reserved 0-ary fluent that stands for ``?duration``."""
+_DUR_KEY: GroundFluent = (DURATION, ())
+_SNAPS = ("start", "end", "inv")
+
+
+class TemporalInputError(PDDLSyntaxError):
+    """A temporal plan that cannot be read (a time or duration that is not a finite number)."""
+
+
+@dataclass(frozen=True)
+class DurationConstraint:
+    """``(op ?duration value)``, checked ``at`` the start (default) or end point."""
+
+    op: str
+    value: NumExpr
+    at: str
+    text: str
+
+
+@dataclass(frozen=True)
+class DurativeAction:
+    """What the snap operators do not hold: the parameters, the duration constraints."""
+
+    name: str
+    params: tuple[Param, ...]
+    constraints: tuple[DurationConstraint, ...]
+
+
+@dataclass(frozen=True)
+class TemporalTask:
+    """A temporal domain and problem compiled once (snap operators in ``task``)."""
+
+    task: Task
+    durative: Mapping[str, DurativeAction]
+
+
+# --- reading the domain ------------------------------------------------------------------
+
+_TEMPORAL_SECTION = re.compile(r"\(\s*:(durative-action|process|event)\b", re.IGNORECASE)
+
+
+def is_temporal_domain(text: str) -> bool:
+    """Whether a domain text declares durative actions, processes or events (comments
+    aside): the cheap test that routes ``verify`` to this module."""
+    return any(_TEMPORAL_SECTION.search(line.split(";", 1)[0]) for line in text.splitlines())
+
+
+def _err(message: str, at: SExpr | None, kind: str = "pddl") -> PDDLSyntaxError:
+    line, col = (at.line, at.column) if at is not None else (1, 1)
+    return PDDLSyntaxError(message, line=line, column=col, kind=kind)
+
+
+def _timed(e: SExpr) -> tuple[str, SExpr] | None:
+    """``(at start X)`` → ("start", X); ``(at end X)``, ``(over all X)`` likewise."""
+    if not isinstance(e, SList) or len(e.items) != 3 or not isinstance(e.items[2], SList):
+        return None
+    a, b = e.items[0], e.items[1]
+    if not isinstance(a, SAtom) or not isinstance(b, SAtom):
+        return None
+    key = (a.text, b.text)
+    if key == ("at", "start"):
+        return "start", e.items[2]
+    if key == ("at", "end"):
+        return "end", e.items[2]
+    if key == ("over", "all"):
+        return "inv", e.items[2]
+    return None
+
+
+def _split_condition(e: SExpr, action: str) -> dict[str, list[SExpr]]:
+    out: dict[str, list[SExpr]] = {s: [] for s in _SNAPS}
+    if isinstance(e, SList) and not e.items:
+        return out
+    parts = e.items[1:] if head(e) == "and" and isinstance(e, SList) else (e,)
+    for p in parts:
+        t = _timed(p)
+        if t is None:
+            raise _err(
+                f"durative action {action}: condition {sexpr_to_text(p)[:80]} is not "
+                "(at start ...), (over all ...) or (at end ...)",
+                p,
+                "bad-action",
+            )
+        out[t[0]].append(t[1])
+    return out
+
+
+def _mentions(e: SExpr, word: str) -> bool:
+    if isinstance(e, SAtom):
+        return e.text == word
+    return any(_mentions(i, word) for i in e.items)
+
+
+def _split_effect(e: SExpr, action: str) -> dict[str, list[SExpr]]:
+    out: dict[str, list[SExpr]] = {"start": [], "end": []}
+    if isinstance(e, SList) and not e.items:
+        return out
+    if _mentions(e, "#t"):
+        raise _err(
+            f"durative action {action}: continuous effects (#t) are not supported",
+            e,
+            "unsupported",
+        )
+    h = head(e)
+    if h == "and" and isinstance(e, SList):
+        for p in e.items[1:]:
+            for k, v in _split_effect(p, action).items():
+                out[k].extend(v)
+        return out
+    t = _timed(e)
+    if t is not None and t[0] in out:
+        out[t[0]].append(t[1])
+        return out
+    if h == "forall" and isinstance(e, SList) and len(e.items) == 3:
+        for k, v in _split_effect(e.items[2], action).items():
+            if v:
+                out[k].append(SList((e.items[0], e.items[1], SList((SAtom("and"), *v)))))
+        return out
+    if h == "when" and isinstance(e, SList) and len(e.items) == 3:
+        cond = _split_condition(e.items[1], action)
+        eff = _split_effect(e.items[2], action)
+        when_cond = {k for k, v in cond.items() if v}
+        when_eff = {k for k, v in eff.items() if v}
+        if cond["inv"] or len(when_cond | when_eff) > 1:
+            raise _err(
+                f"durative action {action}: a conditional effect whose condition and "
+                "effect are at different times is not supported",
+                e,
+                "unsupported",
+            )
+        if when_eff:
+            k = when_eff.pop()
+            out[k].append(
+                SList(
+                    (SAtom("when"), SList((SAtom("and"), *cond[k])), SList((SAtom("and"), *eff[k])))
+                )
+            )
+        return out
+    raise _err(
+        f"durative action {action}: effect {sexpr_to_text(e)[:80]} is not (at start ...) "
+        "or (at end ...)",
+        e,
+        "bad-action",
+    )
+
+
+def _replace_duration(e: SExpr) -> SExpr:
+    """``?duration`` → ``(#duration)``; ``(increase total-fuel-used 3)`` (a 0-ary fluent
+    written without parentheses, as IPC 2002's zenotravel does) → ``(increase
+    (total-fuel-used) 3)``."""
+    if isinstance(e, SAtom):
+        return SList((SAtom(DURATION),), e.line, e.column) if e.text == "?duration" else e
+    items = tuple(_replace_duration(i) for i in e.items)
+    if (
+        head(e) in ASSIGNMENTS
+        and len(items) == 3
+        and isinstance(items[1], SAtom)
+        and not items[1].text.startswith("?")
+    ):
+        items = (items[0], SList((items[1],), items[1].line, items[1].column), items[2])
+    return SList(items, e.line, e.column, e.start, e.end)
+
+
+def _fields(e: SList, kind: str) -> tuple[str, dict[str, SExpr]]:
+    if len(e.items) < 2 or not isinstance(e.items[1], SAtom):
+        raise _err(f"({kind} NAME ...) needs a name", e, "bad-action")
+    name = e.items[1].text
+    rest = e.items[2:]
+    if len(rest) % 2:
+        raise _err(f"{kind[1:]} {name}: keywords and values must alternate", e, "bad-action")
+    fields: dict[str, SExpr] = {}
+    for k, v in zip(rest[::2], rest[1::2], strict=True):
+        if not isinstance(k, SAtom) or not k.text.startswith(":"):
+            raise _err(f"{kind[1:]} {name}: expected a :keyword", k, "bad-action")
+        fields[k.text] = v
+    unknown = set(fields) - {":parameters", ":duration", ":condition", ":effect"}
+    if unknown:
+        raise _err(f"durative action {name}: unknown field {sorted(unknown)[0]}", e, "bad-action")
+    return name, fields
+
+
+def _snap(name: str, params: SExpr, pre: list[SExpr], eff: list[SExpr]) -> SList:
+    return SList(
+        (
+            SAtom(":action"),
+            SAtom(name),
+            SAtom(":parameters"),
+            params,
+            SAtom(":precondition"),
+            SList((SAtom("and"), *pre)),
+            SAtom(":effect"),
+            SList((SAtom("and"), *eff)),
+        )
+    )
+
+
+def _durations(e: SExpr, action: str) -> list[tuple[str, str, SExpr, SExpr]]:
+    """``:duration`` → [(at, op, value, where)]; untimed constraints are ``at start``
+    (VAL's parser does the same)."""
+    if isinstance(e, SList) and not e.items:
+        return []
+    if head(e) == "and" and isinstance(e, SList):
+        return [d for p in e.items[1:] for d in _durations(p, action)]
+    at = "start"
+    t = _timed(e)
+    if t is not None and t[0] != "inv":
+        at, e = t
+    if (
+        isinstance(e, SList)
+        and len(e.items) == 3
+        and head(e) in ("=", "<=", ">=", "<", ">")
+        and isinstance(e.items[1], SAtom)
+        and e.items[1].text == "?duration"
+    ):
+        op = head(e)
+        assert op is not None
+        return [(at, op, e.items[2], e)]
+    raise _err(
+        f"durative action {action}: expected (OP ?duration VALUE) in :duration, got "
+        f"{sexpr_to_text(e)[:80]}",
+        e,
+        "bad-action",
+    )
+
+
+def read_temporal_domain(text: str) -> tuple[DomainFile, dict[str, DurativeAction]]:
+    """A domain with durative actions, read lower-cased: the classical domain with the
+    snap operators of each durative action, and the durative actions' constraints.
+    Processes, events and continuous effects raise :class:`PDDLSyntaxError` with kind
+    ``unsupported``."""
+    text = text.lower()
+    items = scan(text)
+    if len(items) != 1 or head(items[0]) != "define" or not isinstance(items[0], SList):
+        raise _err("a PDDL domain is one (define ...) expression", None, "not-define")
+    define = items[0]
+    kept: list[SExpr] = []
+    durations: dict[str, list[tuple[str, str, SExpr, SExpr]]] = {}
+    has_functions = False
+    for e in define.items:
+        h = head(e)
+        if h in (":process", ":event"):
+            raise _err(
+                f"{h} (PDDL+) is not supported: planproof validates durative actions "
+                "(PDDL 2.1 level 3) but not processes or events",
+                e,
+                "unsupported",
+            )
+        if h == ":functions" and isinstance(e, SList):
+            has_functions = True
+            kept.append(SList((*e.items, SList((SAtom(DURATION),)))))
+            continue
+        if h != ":durative-action" or not isinstance(e, SList):
+            kept.append(e)
+            continue
+        name, f = _fields(e, ":durative-action")
+        if name in durations:
+            raise _err(f"durative action {name} declared twice", e, "duplicate")
+        params = f.get(":parameters", SList(()))
+        cond = _split_condition(_replace_duration(f.get(":condition", SList(()))), name)
+        eff = _split_effect(_replace_duration(f.get(":effect", SList(()))), name)
+        if ":duration" not in f:
+            raise _err(f"durative action {name}: :duration is missing", e, "bad-action")
+        durations[name] = _durations(f[":duration"], name)
+        kept.append(_snap(f"{name}#start", params, cond["start"], eff["start"]))
+        kept.append(_snap(f"{name}#end", params, cond["end"], eff["end"]))
+        kept.append(_snap(f"{name}#inv", params, cond["inv"], []))
+    if not has_functions:
+        kept.append(SList((SAtom(":functions"), SList((SAtom(DURATION),)))))
+    df = read_domain_file(sexpr_to_text(SList(tuple(kept))))
+    out: dict[str, DurativeAction] = {}
+    for name, cons in durations.items():
+        op = df.domain.operators[f"{name}#start"]
+        scope = frozenset(p.name for p in op.params)
+        constraints = tuple(
+            DurationConstraint(op_, read_expression(value, scope), at, sexpr_to_text(where))
+            for at, op_, value, where in cons
+        )
+        out[name] = DurativeAction(name, op.params, constraints)
+    return df, out
+
+
+def compile_temporal(
+    df: DomainFile, durative: Mapping[str, DurativeAction], problem: Problem
+) -> TemporalTask:
+    """Index a problem under a temporal domain (see :func:`validate.compile_task`)."""
+    from dataclasses import replace
+
+    if df.constants:
+        problem = replace(problem, constants={**df.constants, **problem.constants})
+    return TemporalTask(compile_task(df.domain, problem), dict(durative))
+
+
+# --- reading the plan --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TimedStep:
+    """One plan line: ``time: (name args) [duration]`` (1-based ``index`` in the plan)."""
+
+    index: int
+    time: float
+    name: str
+    args: tuple[str, ...]
+    duration: float | None
+    line: int
+
+
+_NUMBER = r"[-+]?(?:\d+\.?\d*(?:e[-+]?\d+)?|\.\d+(?:e[-+]?\d+)?|nan|inf(?:inity)?)"
+_TIME = re.compile(rf"^\s*(?:step\s*)?({_NUMBER})\s*:", re.IGNORECASE)
+_DURATION = re.compile(r"\)\s*\[([^\]]*)\]")
+
+
+def _number(text: str, what: str, line: int) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise TemporalInputError(
+            f"{what} {text.strip()!r} is not a number", line=line, column=1, kind=f"bad-{what}"
+        ) from None
+    if not math.isfinite(v):
+        raise TemporalInputError(
+            f"{what} {text.strip()} is not a finite number", line=line, column=1, kind=f"bad-{what}"
+        )
+    return v
+
+
+def read_temporal_plan(text: str) -> tuple[tuple[TimedStep, ...], tuple[str, ...]]:
+    """The timed steps of a plan and the notes of the tolerant reading (prose, fences,
+    markers skipped as in :func:`plan_io.read_plan_text`). A step without a time gets
+    VAL's default (1, 2, 3, ... over the untimed steps); a time or duration that is not a
+    finite number raises :class:`TemporalInputError`; steps are bounded by
+    :data:`MAX_TEMPORAL_STEPS`."""
+    pt = read_plan_text(text)
+    if len(pt.steps) > MAX_TEMPORAL_STEPS:
+        raise TemporalInputError(
+            f"{len(pt.steps):,} steps, over the limit of {MAX_TEMPORAL_STEPS:,}",
+            line=1,
+            column=1,
+            kind="too-large",
+        )
+    raw = text.splitlines()
+    is_json = text.lstrip().startswith(("[", "{")) and not raw[0].strip().startswith("[")
+    per_line: dict[int, int] = {}
+    for ln in pt.lines:
+        per_line[ln] = per_line.get(ln, 0) + 1
+    default = 1.0
+    out: list[TimedStep] = []
+    for i, ((name, args), ln) in enumerate(zip(pt.steps, pt.lines, strict=True), start=1):
+        source = "" if is_json or ln > len(raw) else raw[ln - 1].split(";", 1)[0]
+        m = _TIME.match(source)
+        if m and per_line[ln] > 1:
+            raise TemporalInputError(
+                "a timed plan has one step per line", line=ln, column=1, kind="bad-plan"
+            )
+        if m:
+            time = _number(m.group(1), "time", ln)
+        else:
+            time, default = default, default + 1
+        d = _DURATION.search(source)
+        duration = _number(d.group(1), "duration", ln) if d else None
+        out.append(TimedStep(i, time, name.lower(), tuple(a.lower() for a in args), duration, ln))
+    return tuple(out), pt.notes
+
+
+# --- checking ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TemporalFailure:
+    """Why the plan failed: at which happening (time, 1-based number), which step
+    (1-based, plan order) and action, which condition (``at start``, ``at end``,
+    ``over all``, ``duration``, ``precondition``) or which interference (``mutex``, with
+    the other step)."""
+
+    step: int
+    action: str
+    kind: str
+    message: str
+    time: float | None = None
+    happening: int | None = None
+    condition: str = ""
+    unmet: tuple[str, ...] = ()
+    other_step: int | None = None
+    other_action: str = ""
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "step": self.step,
+            "action": self.action,
+            "error_type": self.kind,
+            "message": self.message,
+            "time": self.time,
+            "happening": self.happening,
+            "condition": self.condition or None,
+            "unmet": list(self.unmet),
+            "other_step": self.other_step,
+            "other_action": self.other_action or None,
+            "repair": None,
+            "repair_note": None,
+        }
+
+
+@dataclass(frozen=True)
+class TemporalValidation:
+    """The verdict on a temporal plan; ``goal_holds`` is judged on the state the executed
+    happenings reach."""
+
+    steps: int
+    happenings: int
+    executed: int
+    trace: tuple[dict[str, Any], ...]
+    failure: TemporalFailure | None
+    goal_holds: bool
+    unmet_goal: tuple[str, ...]
+    makespan: float
+    tolerance: float
+    metric: float | None = None
+    metric_text: str = ""
+    final_value: float | None = None
+    goal_error: str = ""
+
+    @property
+    def valid(self) -> bool:
+        return self.failure is None and self.goal_holds
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "valid": self.valid,
+            "executable": self.failure is None,
+            "goal_holds": self.goal_holds,
+            "unmet_goal": list(self.unmet_goal),
+            "steps": self.steps,
+            "executed": self.executed,
+            "failed_step": self.failure.step if self.failure else None,
+            "error": self.failure.to_dict() if self.failure else None,
+            "metric": self.metric,
+            "metric_expression": self.metric_text or None,
+            "final_value": self.final_value,
+            "makespan": self.makespan,
+            "happenings": self.happenings,
+            "tolerance": self.tolerance,
+            "temporal": True,
+            "trace": list(self.trace),
+        }
+
+
+@dataclass(frozen=True)
+class _Point:
+    """A snap point: ``snap`` is ``start``, ``end`` or ``at`` (an instantaneous action)."""
+
+    time: float
+    snap: str
+    step: TimedStep
+    bound: _Bound
+    text: str
+
+
+def _step_text(s: TimedStep) -> str:
+    return "(" + " ".join([s.name, *s.args]) + ")"
+
+
+def _with_duration(state: State, d: float | None) -> State:
+    if d is None:
+        return state
+    return State(state.atoms, {**state.values, _DUR_KEY: d})
+
+
+_COND_NAME = {"start": "at start", "end": "at end", "at": "precondition"}
+
+
+def _check_duration(ev: _Eval, p: _Point, da: DurativeAction, tol: float) -> str | None:
+    """The first duration constraint of ``da`` checked at ``p`` that fails, as text."""
+    d = p.step.duration
+    assert d is not None
+    at = p.snap
+    for c in da.constraints:
+        if c.at != at:
+            continue
+        v = evaluate(c.value, p.bound.env, ev.state.values)
+        ok = {
+            "=": abs(d - v) < tol,
+            "<=": d - v <= tol,
+            ">=": v - d <= tol,
+            "<": d < v,
+            ">": d > v,
+        }[c.op]
+        if not ok:
+            return f"{c.text} with ?duration = {d:g} (the bound is {v:g}, tolerance {tol:g})"
+    return None
+
+
+def _condition_failure(
+    tt: TemporalTask, state: State, p: _Point, tol: float, where: tuple[float, int]
+) -> TemporalFailure | None:
+    s = p.step
+    ev = _Eval(tt.task, _with_duration(state, s.duration))
+    name = _step_text(s)
+    time, number = where
+    try:
+        if p.snap in ("start", "end"):
+            bad = _check_duration(ev, p, tt.durative[s.name], tol)
+            if bad is not None:
+                return TemporalFailure(
+                    s.index, name, "duration", f"duration constraint of {name} unmet: {bad}",
+                    time, number, "duration", (bad,),
+                )  # fmt: skip
+        pre = p.bound.op.precondition
+        if ev.holds(pre, p.bound.env):
+            return None
+        unmet = tuple(ev.unmet(pre, p.bound.env))
+    except NumericError as exc:
+        kind = "undefined-value" if exc.kind == "undefined-fluent" else "arithmetic"
+        return TemporalFailure(
+            s.index, name, kind, f"{_COND_NAME[p.snap]} of {name}: {exc}", time, number,
+            _COND_NAME[p.snap],
+        )  # fmt: skip
+    cond = _COND_NAME[p.snap]
+    return TemporalFailure(
+        s.index, name, cond.replace(" ", "-") if p.snap != "at" else "precondition",
+        f"{cond} condition of {name} unmet at time {time:g}: {', '.join(unmet)}",
+        time, number, cond, unmet,
+    )  # fmt: skip
+
+
+@dataclass
+class _Use:
+    """What one member of a happening reads and writes (VAL's ownership marks)."""
+
+    reads: set[GAtom] = field(default_factory=set)
+    adds: set[GAtom] = field(default_factory=set)
+    dels: set[GAtom] = field(default_factory=set)
+    fluent_reads: set[GroundFluent] = field(default_factory=set)
+    fluent_writes: dict[GroundFluent, set[str]] = field(default_factory=dict)
+
+
+def _expr_fluents(e: NumExpr, env: Mapping[str, str], out: set[GroundFluent]) -> None:
+    stack: list[NumExpr] = [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, FluentRef):
+            g = ground_fluent(x, env)
+            if g != _DUR_KEY:
+                out.add(g)
+        elif isinstance(x, BinOp):
+            stack.extend((x.left, x.right))
+
+
+def _formula_reads(ev: _Eval, f: Formula, env: Mapping[str, str], use: _Use) -> None:
+    stack: list[tuple[Formula, Mapping[str, str]]] = [(f, env)]
+    while stack:
+        x, e = stack.pop()
+        match x:
+            case Atom():
+                if x.pred == "=":
+                    continue
+                if x.pred.startswith(NUMERIC_PREFIX):
+                    c = ev.task.numeric[x.pred]
+                    cenv = {
+                        p: e[t.name] if isinstance(t, Var) else t.name
+                        for p, t in zip(c.params, x.args, strict=True)
+                    }
+                    _expr_fluents(c.left, cenv, use.fluent_reads)
+                    _expr_fluents(c.right, cenv, use.fluent_reads)
+                else:
+                    use.reads.add(ev.ground(x, e))
+            case Not(body):
+                stack.append((body, e))
+            case And(cs) | Or(cs):
+                stack.extend((c, e) for c in cs)
+            case Implies(a, b):
+                stack.extend(((a, e), (b, e)))
+            case Exists(b, body) | Forall(b, body):
+                stack.extend((body, {**e, b.var: o}) for o in ev.task.of_type(b.type))
+            case Top() | Bottom():
+                pass
+
+
+def _interference(uses: Sequence[_Use]) -> tuple[int, int, str] | None:
+    """The first pair of members (indices, later one first) that interfere, with what."""
+    for j, b in enumerate(uses):
+        for i in range(j):
+            a = uses[i]
+            for x, y in ((a, b), (b, a)):
+                clash = x.adds & (y.reads | y.dels)
+                if clash:
+                    return i, j, f"adds {gatom_text(min(clash))}"
+                clash = x.dels & (y.reads | y.adds)
+                if clash:
+                    return i, j, f"deletes {gatom_text(min(clash))}"
+                fclash = set(x.fluent_writes) & y.fluent_reads
+                if fclash:
+                    return i, j, f"changes {fluent_text(min(fclash))}"
+            for g in set(a.fluent_writes) & set(b.fluent_writes):
+                ops = a.fluent_writes[g] | b.fluent_writes[g]
+                if not ops <= {"increase", "decrease"}:
+                    return i, j, f"both change {fluent_text(g)}"
+    return None
+
+
+def _group(points: list[_Point], tol: float) -> list[list[_Point]]:
+    out: list[list[_Point]] = []
+    i = 0
+    while i < len(points):
+        first = points[i].time
+        j = i
+        while j < len(points) and points[j].time <= first + tol / 10:
+            j += 1
+        out.append(points[i:j])
+        i = j
+    return out
+
+
+def validate_temporal(
+    tt: TemporalTask, steps: Sequence[TimedStep], *, tolerance: float = DEFAULT_TOLERANCE
+) -> TemporalValidation:
+    """Check a temporal plan with VAL's semantics (see the module docstring)."""
+    if not (math.isfinite(tolerance) and tolerance > 0):
+        raise ValueError(f"tolerance must be a positive finite number, got {tolerance}")
+    task = tt.task
+    points: list[_Point] = []
+    failure: TemporalFailure | None = None
+    for s in steps:
+        text = _step_text(s)
+        if s.time < 0:
+            failure = TemporalFailure(s.index, text, "bad-time", f"step {s.index} starts at "
+                                      f"{s.time:g}: a plan starts at time 0")  # fmt: skip
+            break
+        if s.name in tt.durative:
+            if s.duration is None:
+                failure = TemporalFailure(
+                    s.index, text, "missing-duration",
+                    f"{s.name} is a durative action: give its duration, [d] after the step",
+                )  # fmt: skip
+                break
+            if s.duration < 0:
+                failure = TemporalFailure(
+                    s.index, text, "bad-duration", f"duration {s.duration:g} is negative"
+                )
+                break
+            bs = [bind(task, s.index, (f"{s.name}#{k}", s.args)) for k in _SNAPS[:2]]
+            b0, b1 = bs
+            if not isinstance(b0, _Bound) or not isinstance(b1, _Bound):
+                bad = b0 if not isinstance(b0, _Bound) else b1
+                assert not isinstance(bad, _Bound)
+                failure = TemporalFailure(
+                    s.index, text, bad.kind, bad.message.replace("#start", "").replace("#end", "")
+                )
+                break
+            points.append(_Point(s.time, "start", s, b0, f"start {text}"))
+            points.append(_Point(s.time + s.duration, "end", s, b1, f"end {text}"))
+            continue
+        if "#" in s.name:
+            b: _Bound | Any = None
+        else:
+            b = bind(task, s.index, (s.name, s.args))
+        if not isinstance(b, _Bound):
+            if b is None or b.kind == "unknown-action":
+                failure = TemporalFailure(
+                    s.index, text, "unknown-action", f"the domain has no action {s.name}"
+                )
+            else:
+                failure = TemporalFailure(s.index, text, b.kind, b.message)
+            break
+        points.append(_Point(s.time, "at", s, b, text))
+    if failure is not None:
+        return _finish(tt, steps, task.initial_state(), failure=failure, tolerance=tolerance)
+    points.sort(key=lambda p: (p.time, p.step.index, p.snap != "start"))
+    happenings = _group(points, tolerance)
+    state = task.initial_state()
+    open_: dict[int, _Point] = {}
+    trace: list[dict[str, Any]] = []
+    done = 0
+    for n, members in enumerate(happenings, start=1):
+        time = members[0].time
+        for p in members:
+            failure = _condition_failure(tt, state, p, tolerance, (time, n))
+            if failure is not None:
+                break
+        if failure is not None:
+            break
+        try:
+            state, uses, changes = _apply(task, state, members)
+        except NumericError as exc:
+            p = members[0]
+            failure = TemporalFailure(p.step.index, _step_text(p.step), "arithmetic",
+                                      f"effect at time {time:g}: {exc}", time, n)  # fmt: skip
+            break
+        clash = _interference(uses) if len(members) > 1 else None
+        if clash is not None:
+            i, j, what = clash
+            a, b2 = members[i], members[j]
+            failure = TemporalFailure(
+                b2.step.index, _step_text(b2.step), "mutex",
+                f"{b2.text} and {a.text} interfere at time {time:g} (within the tolerance "
+                f"{tolerance:g}): one {what} that the other uses",
+                time, n, "", (), a.step.index, _step_text(a.step),
+            )  # fmt: skip
+            break
+        for p, ch in zip(members, changes, strict=True):
+            trace.append({"step": p.step.index, "action": f"{time:g}: {p.text}",
+                          "time": time, **ch})  # fmt: skip
+            if p.snap == "start":
+                open_[p.step.index] = p
+            elif p.snap == "end":
+                open_.pop(p.step.index, None)
+            if p.snap != "start":
+                done += 1
+        failure = _invariant_failure(tt, state, open_, (time, n), happenings)
+        if failure is not None:
+            break
+    makespan = points[-1].time if points else 0.0
+    return _finish(
+        tt, steps, state, trace=tuple(trace), failure=failure, happenings=len(happenings),
+        done=done, makespan=makespan, tolerance=tolerance,
+    )  # fmt: skip
+
+
+def _invariant_failure(
+    tt: TemporalTask,
+    state: State,
+    open_: Mapping[int, _Point],
+    where: tuple[float, int],
+    happenings: Sequence[Sequence[_Point]],
+) -> TemporalFailure | None:
+    time, n = where
+    nxt = happenings[n][0].time if n < len(happenings) else time
+    for index in sorted(open_):
+        p = open_[index]
+        inv = tt.task.operators[f"{p.step.name}#inv"]
+        ev = _Eval(tt.task, _with_duration(state, p.step.duration))
+        name = _step_text(p.step)
+        try:
+            if ev.holds(inv.precondition, p.bound.env):
+                continue
+            unmet = tuple(ev.unmet(inv.precondition, p.bound.env))
+        except NumericError as exc:
+            return TemporalFailure(index, name, "undefined-value", f"over all of {name}: {exc}",
+                                   time, n, "over all")  # fmt: skip
+        return TemporalFailure(
+            index, name, "over-all",
+            f"over all condition of {name} (started at {p.time:g}) unmet between "
+            f"{time:g} and {nxt:g}: {', '.join(unmet)}",
+            time, n, "over all", unmet,
+        )  # fmt: skip
+    return None
+
+
+def _apply(
+    task: Task, state: State, members: Sequence[_Point]
+) -> tuple[State, list[_Use], list[dict[str, Any]]]:
+    """Every member's effects read in ``state``, applied together: deletions, additions,
+    then the numeric updates in plan order."""
+    adds: set[GAtom] = set()
+    dels: set[GAtom] = set()
+    updates: list[tuple[str, GroundFluent, float]] = []
+    uses: list[_Use] = []
+    per: list[tuple[set[GAtom], set[GAtom], list[GroundFluent]]] = []
+    for p in members:
+        view = _with_duration(state, p.step.duration)
+        ev = _Eval(task, view)
+        use = _Use()
+        _formula_reads(ev, p.bound.op.precondition, p.bound.env, use)
+        a: set[GAtom] = set()
+        d: set[GAtom] = set()
+        numbers: list[tuple[NumericEffect, Mapping[str, str]]] = []
+        _collect(ev, p.bound.op.effects, p.bound.env, a, d, numbers)
+        use.adds, use.dels = a, d
+        touched: list[GroundFluent] = []
+        for e, env in numbers:
+            g = ground_fluent(e.fluent, env)
+            _expr_fluents(e.value, env, use.fluent_reads)
+            use.fluent_writes.setdefault(g, set()).add(e.op)
+            updates.append((e.op, g, evaluate(e.value, env, view.values)))
+            touched.append(g)
+        adds |= a
+        dels |= d
+        uses.append(use)
+        per.append((a, d, touched))
+    atoms = (state.atoms - dels) | adds
+    values = dict(state.values)
+    for op, g, v in updates:
+        values[g] = combine(op, g, values.get(g), v)
+    changes = [
+        {
+            "added": sorted(gatom_text(x) for x in a - state.atoms),
+            "deleted": sorted(gatom_text(x) for x in d & state.atoms if x not in adds),
+            "changed": {fluent_text(g): values[g] for g in touched},
+        }
+        for a, d, touched in per
+    ]
+    return State(atoms, values), uses, changes
+
+
+def _finish(
+    tt: TemporalTask,
+    steps: Sequence[TimedStep],
+    state: State,
+    *,
+    failure: TemporalFailure | None,
+    tolerance: float,
+    trace: tuple[dict[str, Any], ...] = (),
+    happenings: int = 0,
+    done: int = 0,
+    makespan: float = 0.0,
+) -> TemporalValidation:
+    task = tt.task
+    ev = _Eval(task, state)
+    goal_error = ""
+    try:
+        holds = ev.holds(task.problem.goal, {})
+        unmet = () if holds else tuple(ev.unmet(task.problem.goal, {}))
+    except NumericError as exc:
+        holds, unmet, goal_error = False, (), f"goal: {exc}"
+    metric, metric_text, final = None, "", None
+    m = task.problem.metric
+    if m is not None:
+        metric_text = m.text
+    if failure is None:
+        if m is not None:
+            values = {**state.values, ("total-time", ()): makespan}
+            try:
+                metric = evaluate(m.expression, {}, values)
+            except NumericError as exc:
+                goal_error = goal_error or f"metric: {exc}"
+            final = metric
+        else:
+            final = float(happenings)
+    return TemporalValidation(
+        len(steps), happenings, done, trace, failure, holds, unmet, makespan, tolerance,
+        metric, metric_text, final, goal_error,
+    )  # fmt: skip
