@@ -404,5 +404,12 @@ def _print_human(data: dict[str, Any]) -> None:
         print(f"goal: NOT satisfied; unmet: {', '.join(data['unmet_goal'])}")
     if data.get("metric") is not None:
         print(f"metric {data['metric_expression']}: {data['metric']:g}")
+    if data.get("temporal"):
+        final = data["final_value"]
+        print(
+            f"{data['happenings']} happenings, makespan {data['makespan']:g}"
+            + (f", final value {final:g}" if final is not None else "")
+            + f" (tolerance {data['tolerance']:g})"
+        )
     verdict = "VALID" if data["valid"] else "INVALID"
     print(f"{verdict}: {data['executed']} of {data['steps']} steps executed")

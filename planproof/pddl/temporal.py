@@ -656,24 +656,36 @@ def _formula_reads(ev: _Eval, f: Formula, env: Mapping[str, str], use: _Use) -> 
 
 
 def _interference(uses: Sequence[_Use]) -> tuple[int, int, str] | None:
-    """The first pair of members (indices, later one first) that interfere, with what."""
+    """The first pair of members that interfere (VAL's ownership rules): (the one that
+    changes something, the other one, what each does with it)."""
+
+    def role(u: _Use, g: GAtom) -> str:
+        return "reads" if g in u.reads else "adds" if g in u.adds else "deletes"
+
     for j, b in enumerate(uses):
         for i in range(j):
             a = uses[i]
-            for x, y in ((a, b), (b, a)):
-                clash = x.adds & (y.reads | y.dels)
+            for (x, xi), (y, yi) in (((a, i), (b, j)), ((b, j), (a, i))):
+                clash = (x.adds & (y.reads | y.dels)) or (x.dels & (y.reads | y.adds))
                 if clash:
-                    return i, j, f"adds {gatom_text(min(clash))}"
-                clash = x.dels & (y.reads | y.adds)
-                if clash:
-                    return i, j, f"deletes {gatom_text(min(clash))}"
+                    g = min(clash)
+                    did = "adds" if g in x.adds else "deletes"
+                    return xi, yi, f"{did} {gatom_text(g)}, which the other {role(y, g)}"
                 fclash = set(x.fluent_writes) & y.fluent_reads
                 if fclash:
-                    return i, j, f"changes {fluent_text(min(fclash))}"
-            for g in set(a.fluent_writes) & set(b.fluent_writes):
-                ops = a.fluent_writes[g] | b.fluent_writes[g]
+                    f = min(fclash)
+                    return xi, yi, f"changes {fluent_text(f)}, which the other reads"
+            for g2 in sorted(set(a.fluent_writes) & set(b.fluent_writes)):
+                ops = a.fluent_writes[g2] | b.fluent_writes[g2]
                 if not ops <= {"increase", "decrease"}:
-                    return i, j, f"both change {fluent_text(g)}"
+                    return (
+                        i,
+                        j,
+                        (
+                            f"{'/'.join(sorted(a.fluent_writes[g2]))} {fluent_text(g2)}, which the "
+                            f"other also changes ({'/'.join(sorted(b.fluent_writes[g2]))})"
+                        ),
+                    )
     return None
 
 
@@ -770,10 +782,11 @@ def validate_temporal(
             i, j, what = clash
             a, b2 = members[i], members[j]
             failure = TemporalFailure(
-                b2.step.index, _step_text(b2.step), "mutex",
-                f"{b2.text} and {a.text} interfere at time {time:g} (within the tolerance "
-                f"{tolerance:g}): one {what} that the other uses",
-                time, n, "", (), a.step.index, _step_text(a.step),
+                a.step.index, _step_text(a.step), "mutex",
+                f"mutex at time {time:g}: {a.text} {what} ({b2.text}, at "
+                f"{b2.time:g}: points within {tolerance / 10:g} of each other are one "
+                "happening)",
+                time, n, "", (), b2.step.index, _step_text(b2.step),
             )  # fmt: skip
             break
         for p, ch in zip(members, changes, strict=True):
