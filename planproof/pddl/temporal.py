@@ -64,13 +64,16 @@ from planproof.pddl.sexpr_io import read_expression
 from planproof.pddl.validate import (
     GAtom,
     State,
+    StepFailure,
     Task,
+    Validation,
     _Bound,
     _collect,
     _Eval,
     bind,
     compile_task,
     gatom_text,
+    judge,
 )
 
 DEFAULT_TOLERANCE = 0.01
@@ -447,74 +450,95 @@ def read_temporal_plan(text: str) -> tuple[tuple[TimedStep, ...], tuple[str, ...
 
 @dataclass(frozen=True)
 class TemporalFailure:
-    """Why the plan failed: at which happening (time, 1-based number), which step
-    (1-based, plan order) and action, which condition (``at start``, ``at end``,
-    ``over all``, ``duration``, ``precondition``) or which interference (``mutex``, with
-    the other step)."""
+    """Why the plan failed: the classical failure (step 1-based in plan order, action,
+    kind, message, unmet parts) plus at which happening (time, 1-based number), which
+    condition (``at start``, ``at end``, ``over all``, ``duration``, ``precondition``)
+    and, for a ``mutex``, the other step."""
 
-    step: int
-    action: str
-    kind: str
-    message: str
+    base: StepFailure
     time: float | None = None
     happening: int | None = None
     condition: str = ""
-    unmet: tuple[str, ...] = ()
     other_step: int | None = None
     other_action: str = ""
 
+    @property
+    def step(self) -> int:
+        return self.base.step
+
+    @property
+    def action(self) -> str:
+        return self.base.action
+
+    @property
+    def kind(self) -> str:
+        return self.base.kind
+
+    @property
+    def message(self) -> str:
+        return self.base.message
+
     def to_dict(self) -> dict[str, object]:
         return {
-            "step": self.step,
-            "action": self.action,
-            "error_type": self.kind,
-            "message": self.message,
+            **self.base.to_dict(),
             "time": self.time,
             "happening": self.happening,
             "condition": self.condition or None,
-            "unmet": list(self.unmet),
             "other_step": self.other_step,
             "other_action": self.other_action or None,
-            "repair": None,
-            "repair_note": None,
         }
+
+
+def _fail(  # noqa: PLR0917 - one positional order for every call site
+    step: int,
+    action: str,
+    kind: str,
+    message: str,
+    time: float | None = None,
+    happening: int | None = None,
+    condition: str = "",
+    unmet: tuple[str, ...] = (),
+    other_step: int | None = None,
+    other_action: str = "",
+) -> TemporalFailure:
+    return TemporalFailure(
+        StepFailure(step, action, kind, message, unmet),
+        time, happening, condition, other_step, other_action,
+    )  # fmt: skip
 
 
 @dataclass(frozen=True)
 class TemporalValidation:
-    """The verdict on a temporal plan; ``goal_holds`` is judged on the state the executed
-    happenings reach."""
+    """The verdict on a temporal plan: the classical verdict's fields (``goal_holds`` is
+    judged on the state the executed happenings reach) plus the happenings, the makespan,
+    the tolerance and VAL's final value."""
 
-    steps: int
+    result: Validation
+    failure: TemporalFailure | None
     happenings: int
     executed: int
     trace: tuple[dict[str, Any], ...]
-    failure: TemporalFailure | None
-    goal_holds: bool
-    unmet_goal: tuple[str, ...]
     makespan: float
     tolerance: float
-    metric: float | None = None
-    metric_text: str = ""
     final_value: float | None = None
-    goal_error: str = ""
 
     @property
     def valid(self) -> bool:
-        return self.failure is None and self.goal_holds
+        return self.result.valid
+
+    @property
+    def goal_holds(self) -> bool:
+        return self.result.goal_holds
+
+    @property
+    def unmet_goal(self) -> tuple[str, ...]:
+        return self.result.unmet_goal
 
     def to_dict(self) -> dict[str, object]:
         return {
-            "valid": self.valid,
-            "executable": self.failure is None,
-            "goal_holds": self.goal_holds,
-            "unmet_goal": list(self.unmet_goal),
-            "steps": self.steps,
+            **self.result.to_dict(),
             "executed": self.executed,
-            "failed_step": self.failure.step if self.failure else None,
             "error": self.failure.to_dict() if self.failure else None,
-            "metric": self.metric,
-            "metric_expression": self.metric_text or None,
             "final_value": self.final_value,
             "makespan": self.makespan,
             "happenings": self.happenings,
@@ -580,7 +604,7 @@ def _condition_failure(
         if p.snap in ("start", "end"):
             bad = _check_duration(ev, p, tt.durative[s.name], tol)
             if bad is not None:
-                return TemporalFailure(
+                return _fail(
                     s.index, name, "duration", f"duration constraint of {name} unmet: {bad}",
                     time, number, "duration", (bad,),
                 )  # fmt: skip
@@ -590,12 +614,12 @@ def _condition_failure(
         unmet = tuple(ev.unmet(pre, p.bound.env))
     except NumericError as exc:
         kind = "undefined-value" if exc.kind == "undefined-fluent" else "arithmetic"
-        return TemporalFailure(
+        return _fail(
             s.index, name, kind, f"{_COND_NAME[p.snap]} of {name}: {exc}", time, number,
             _COND_NAME[p.snap],
         )  # fmt: skip
     cond = _COND_NAME[p.snap]
-    return TemporalFailure(
+    return _fail(
         s.index, name, cond.replace(" ", "-") if p.snap != "at" else "precondition",
         f"{cond} condition of {name} unmet at time {time:g}: {', '.join(unmet)}",
         time, number, cond, unmet,
@@ -714,18 +738,18 @@ def validate_temporal(
     for s in steps:
         text = _step_text(s)
         if s.time < 0:
-            failure = TemporalFailure(s.index, text, "bad-time", f"step {s.index} starts at "
+            failure = _fail(s.index, text, "bad-time", f"step {s.index} starts at "
                                       f"{s.time:g}: a plan starts at time 0")  # fmt: skip
             break
         if s.name in tt.durative:
             if s.duration is None:
-                failure = TemporalFailure(
+                failure = _fail(
                     s.index, text, "missing-duration",
                     f"{s.name} is a durative action: give its duration, [d] after the step",
                 )  # fmt: skip
                 break
             if s.duration < 0:
-                failure = TemporalFailure(
+                failure = _fail(
                     s.index, text, "bad-duration", f"duration {s.duration:g} is negative"
                 )
                 break
@@ -734,7 +758,7 @@ def validate_temporal(
             if not isinstance(b0, _Bound) or not isinstance(b1, _Bound):
                 bad = b0 if not isinstance(b0, _Bound) else b1
                 assert not isinstance(bad, _Bound)
-                failure = TemporalFailure(
+                failure = _fail(
                     s.index, text, bad.kind, bad.message.replace("#start", "").replace("#end", "")
                 )
                 break
@@ -747,11 +771,11 @@ def validate_temporal(
             b = bind(task, s.index, (s.name, s.args))
         if not isinstance(b, _Bound):
             if b is None or b.kind == "unknown-action":
-                failure = TemporalFailure(
+                failure = _fail(
                     s.index, text, "unknown-action", f"the domain has no action {s.name}"
                 )
             else:
-                failure = TemporalFailure(s.index, text, b.kind, b.message)
+                failure = _fail(s.index, text, b.kind, b.message)
             break
         points.append(_Point(s.time, "at", s, b, text))
     if failure is not None:
@@ -774,14 +798,14 @@ def validate_temporal(
             state, uses, changes = _apply(task, state, members)
         except NumericError as exc:
             p = members[0]
-            failure = TemporalFailure(p.step.index, _step_text(p.step), "arithmetic",
+            failure = _fail(p.step.index, _step_text(p.step), "arithmetic",
                                       f"effect at time {time:g}: {exc}", time, n)  # fmt: skip
             break
         clash = _interference(uses) if len(members) > 1 else None
         if clash is not None:
             i, j, what = clash
             a, b2 = members[i], members[j]
-            failure = TemporalFailure(
+            failure = _fail(
                 a.step.index, _step_text(a.step), "mutex",
                 f"mutex at time {time:g}: {a.text} {what} ({b2.text}, at "
                 f"{b2.time:g}: points within {tolerance / 10:g} of each other are one "
@@ -827,9 +851,9 @@ def _invariant_failure(
                 continue
             unmet = tuple(ev.unmet(inv.precondition, p.bound.env))
         except NumericError as exc:
-            return TemporalFailure(index, name, "undefined-value", f"over all of {name}: {exc}",
+            return _fail(index, name, "undefined-value", f"over all of {name}: {exc}",
                                    time, n, "over all")  # fmt: skip
-        return TemporalFailure(
+        return _fail(
             index, name, "over-all",
             f"over all condition of {name} (started at {p.time:g}) unmet between "
             f"{time:g} and {nxt:g}: {', '.join(unmet)}",
@@ -896,29 +920,9 @@ def _finish(
     done: int = 0,
     makespan: float = 0.0,
 ) -> TemporalValidation:
-    task = tt.task
-    ev = _Eval(task, state)
-    goal_error = ""
-    try:
-        holds = ev.holds(task.problem.goal, {})
-        unmet = () if holds else tuple(ev.unmet(task.problem.goal, {}))
-    except NumericError as exc:
-        holds, unmet, goal_error = False, (), f"goal: {exc}"
-    metric, metric_text, final = None, "", None
-    m = task.problem.metric
-    if m is not None:
-        metric_text = m.text
+    base = failure.base if failure is not None else None
+    result = judge(tt.task, state, len(steps), (), base, makespan)
+    final = None
     if failure is None:
-        if m is not None:
-            values = {**state.values, ("total-time", ()): makespan}
-            try:
-                metric = evaluate(m.expression, {}, values)
-            except NumericError as exc:
-                goal_error = goal_error or f"metric: {exc}"
-            final = metric
-        else:
-            final = float(happenings)
-    return TemporalValidation(
-        len(steps), happenings, done, trace, failure, holds, unmet, makespan, tolerance,
-        metric, metric_text, final, goal_error,
-    )  # fmt: skip
+        final = result.metric if tt.task.problem.metric is not None else float(happenings)
+    return TemporalValidation(result, failure, happenings, done, trace, makespan, tolerance, final)
