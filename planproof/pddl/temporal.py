@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,7 +59,7 @@ from planproof.pddl.numeric import (
 from planproof.pddl.plan_io import read_plan_text
 from planproof.pddl.reader import DomainFile, Problem, read_domain_file
 from planproof.pddl.scanner import scan
-from planproof.pddl.schema import Param
+from planproof.pddl.schema import Domain, Param, all_effects
 from planproof.pddl.sexpr_io import read_expression
 from planproof.pddl.validate import (
     GAtom,
@@ -115,6 +115,8 @@ class TemporalTask:
 
     task: Task
     durative: Mapping[str, DurativeAction]
+    changing: frozenset[str] = frozenset()
+    """Functions some durative action changes continuously (``#t``)."""
 
 
 # --- reading the domain ------------------------------------------------------------------
@@ -174,17 +176,38 @@ def _mentions(e: SExpr, word: str) -> bool:
     return any(_mentions(i, word) for i in e.items)
 
 
+def _rate(e: SList, action: str) -> SExpr:
+    """The rate of a linear continuous effect ``(increase F (* #t RATE))`` (or ``#t``
+    alone, or ``(* RATE #t)``); anything else is refused."""
+    value = e.items[2]
+    if isinstance(value, SAtom) and value.text == "#t":
+        return SAtom("1")
+    if isinstance(value, SList) and head(value) == "*" and len(value.items) == 3:
+        a, b = value.items[1], value.items[2]
+        for t, r in ((a, b), (b, a)):
+            if isinstance(t, SAtom) and t.text == "#t" and not _mentions(r, "#t"):
+                return r
+    raise _err(
+        f"durative action {action}: continuous effect {sexpr_to_text(e)[:80]} is not "
+        "(increase|decrease F (* #t RATE)): only linear change is supported",
+        e,
+        "unsupported",
+    )
+
+
 def _split_effect(e: SExpr, action: str) -> dict[str, list[SExpr]]:
-    out: dict[str, list[SExpr]] = {"start": [], "end": []}
+    out: dict[str, list[SExpr]] = {"start": [], "end": [], "cts": []}
     if isinstance(e, SList) and not e.items:
         return out
-    if _mentions(e, "#t"):
-        raise _err(
-            f"durative action {action}: continuous effects (#t) are not supported",
-            e,
-            "unsupported",
-        )
     h = head(e)
+    if (
+        h in ("increase", "decrease")
+        and isinstance(e, SList)
+        and len(e.items) == 3
+        and _mentions(e, "#t")
+    ):
+        out["cts"].append(SList((e.items[0], e.items[1], _rate(e, action))))
+        return out
     if h == "and" and isinstance(e, SList):
         for p in e.items[1:]:
             for k, v in _split_effect(p, action).items():
@@ -192,6 +215,8 @@ def _split_effect(e: SExpr, action: str) -> dict[str, list[SExpr]]:
         return out
     t = _timed(e)
     if t is not None and t[0] in out:
+        if _mentions(t[1], "#t"):
+            raise _err(f"durative action {action}: #t inside (at {t[0]} ...)", e, "bad-action")
         out[t[0]].append(t[1])
         return out
     if h == "forall" and isinstance(e, SList) and len(e.items) == 3:
@@ -204,7 +229,7 @@ def _split_effect(e: SExpr, action: str) -> dict[str, list[SExpr]]:
         eff = _split_effect(e.items[2], action)
         when_cond = {k for k, v in cond.items() if v}
         when_eff = {k for k, v in eff.items() if v}
-        if cond["inv"] or len(when_cond | when_eff) > 1:
+        if cond["inv"] or eff["cts"] or len(when_cond | when_eff) > 1:
             raise _err(
                 f"durative action {action}: a conditional effect whose condition and "
                 "effect are at different times is not supported",
@@ -347,9 +372,11 @@ def read_temporal_domain(text: str) -> tuple[DomainFile, dict[str, DurativeActio
         kept.append(_snap(f"{name}#start", params, cond["start"], eff["start"]))
         kept.append(_snap(f"{name}#end", params, cond["end"], eff["end"]))
         kept.append(_snap(f"{name}#inv", params, cond["inv"], []))
+        kept.append(_snap(f"{name}#cts", params, [], eff["cts"]))
     if not has_functions:
         kept.append(SList((SAtom(":functions"), SList((SAtom(DURATION),)))))
     df = read_domain_file(sexpr_to_text(SList(tuple(kept))))
+    _check_linear(df.domain, durations)
     out: dict[str, DurativeAction] = {}
     for name, cons in durations.items():
         op = df.domain.operators[f"{name}#start"]
@@ -370,7 +397,92 @@ def compile_temporal(
 
     if df.constants:
         problem = replace(problem, constants={**df.constants, **problem.constants})
-    return TemporalTask(compile_task(df.domain, problem), dict(durative))
+    return TemporalTask(
+        compile_task(df.domain, problem), dict(durative), _changing(df.domain, durative)
+    )
+
+
+def _changing(domain: Domain, durative: Iterable[str]) -> frozenset[str]:
+    return frozenset(
+        e.fluent.name
+        for name in durative
+        for e in all_effects(domain.operators[f"{name}#cts"].effects)
+        if isinstance(e, NumericEffect)
+    )
+
+
+def _names(e: NumExpr) -> set[str]:
+    out: set[str] = set()
+    _expr_fluents(e, _Any(), out)  # type: ignore[arg-type]
+    return {g[0] for g in out}
+
+
+class _Any(dict[str, str]):
+    """An environment that binds every variable (to its own name): for reading which
+    functions an expression names."""
+
+    def __missing__(self, key: str) -> str:
+        return key
+
+
+def _degree(e: NumExpr, changing: frozenset[str]) -> int:
+    """The degree in time of ``e`` when the ``changing`` functions change linearly."""
+    if isinstance(e, FluentRef):
+        return 1 if e.name in changing else 0
+    if isinstance(e, BinOp):
+        a, b = _degree(e.left, changing), _degree(e.right, changing)
+        if e.op in "+-":
+            return max(a, b)
+        if e.op == "*":
+            return a + b
+        return a if b == 0 else 99
+    return 0
+
+
+def _check_linear(domain: Domain, durative: Iterable[str]) -> None:
+    """Refuse what the exact linear treatment cannot check: a rate that reads a
+    continuously changing function, an ``over all`` comparison that is not linear in
+    time, or one under ``or`` / ``imply`` / ``exists`` / a negated formula."""
+    changing = _changing(domain, durative)
+    if not changing:
+        return
+    for name in durative:
+        for e in all_effects(domain.operators[f"{name}#cts"].effects):
+            if isinstance(e, NumericEffect) and _names(e.value) & changing:
+                raise _err(
+                    f"durative action {name}: the rate of {e.fluent.name} reads a function "
+                    "that changes continuously: non-linear change is not supported",
+                    None,
+                    "unsupported",
+                )
+        stack: list[tuple[Formula, bool]] = [(domain.operators[f"{name}#inv"].precondition, True)]
+        while stack:
+            f, plain = stack.pop()
+            match f:
+                case And(cs):
+                    stack.extend((c, plain) for c in cs)
+                case Forall(_, body):
+                    stack.append((body, plain))
+                case Not(Atom() as a):
+                    stack.append((a, plain))
+                case Atom() if f.pred.startswith(NUMERIC_PREFIX):
+                    c = domain.numeric[f.pred]
+                    both = BinOp("-", c.left, c.right)
+                    if not _names(both) & changing:
+                        continue
+                    if not plain or _degree(both, changing) > 1:
+                        raise _err(
+                            f"durative action {name}: over all {f.pred[1:]} is not a linear "
+                            "condition in a conjunction: not supported with continuous change",
+                            None,
+                            "unsupported",
+                        )
+                case Not(body) | Exists(_, body):
+                    stack.append((body, False))
+                case Or(cs):
+                    stack.extend((c, False) for c in cs)
+                case Implies(a, b):
+                    stack.extend(((a, False), (b, False)))
 
 
 # --- reading the plan --------------------------------------------------------------------
@@ -822,9 +934,18 @@ def validate_temporal(
                 open_.pop(p.step.index, None)
             if p.snap != "start":
                 done += 1
-        failure = _invariant_failure(tt, state, open_, (time, n), happenings)
+        nxt = happenings[n][0].time if n < len(happenings) else time
+        try:
+            later = _advance(tt, state, open_, nxt - time)
+        except NumericError as exc:
+            p = members[0]
+            failure = _fail(p.step.index, _step_text(p.step), "arithmetic",
+                            f"continuous change after time {time:g}: {exc}", time, n)  # fmt: skip
+            break
+        failure = _invariant_failure(tt, state, later, open_, (time, n, nxt))
         if failure is not None:
             break
+        state = later
     makespan = points[-1].time if points else 0.0
     return _finish(
         tt, steps, state, trace=tuple(trace), failure=failure, happenings=len(happenings),
@@ -832,31 +953,105 @@ def validate_temporal(
     )  # fmt: skip
 
 
+def _advance(tt: TemporalTask, state: State, open_: Mapping[int, _Point], dt: float) -> State:
+    """The state ``dt`` later under the continuous effects of the open actions (rates read
+    in ``state``: they are constant until the next happening, as checked on reading)."""
+    if not tt.changing or dt <= 0:
+        return state
+    values = dict(state.values)
+    for index in sorted(open_):
+        p = open_[index]
+        view = _with_duration(state, p.step.duration)
+        numbers: list[tuple[NumericEffect, Mapping[str, str]]] = []
+        op = tt.task.operators[f"{p.step.name}#cts"]
+        _collect(_Eval(tt.task, view), op.effects, p.bound.env, set(), set(), numbers)
+        for e, env in numbers:
+            g = ground_fluent(e.fluent, env)
+            values[g] = combine(e.op, g, values.get(g), evaluate(e.value, env, view.values) * dt)
+    return State(state.atoms, values)
+
+
+_FLIP = {">=": "<", ">": "<=", "<=": ">", "<": ">=", "=": "!="}
+
+
+def _holds_over(ev0: _Eval, ev1: _Eval, f: Formula, env: Mapping[str, str]) -> bool:
+    """Whether ``f`` holds at every time strictly between two happenings, its numbers
+    moving linearly from ``ev0``'s values to ``ev1``'s (the reader refused what is not a
+    conjunction of such conditions)."""
+    match f:
+        case And(cs):
+            return all(_holds_over(ev0, ev1, c, env) for c in cs)
+        case Forall(b, body):
+            return all(
+                _holds_over(ev0, ev1, body, {**env, b.var: o}) for o in ev0.task.of_type(b.type)
+            )
+        case Atom() if f.pred.startswith(NUMERIC_PREFIX):
+            return _compare_over(ev0, ev1, f, env, negated=False)
+        case Not(Atom() as a) if a.pred.startswith(NUMERIC_PREFIX):
+            return _compare_over(ev0, ev1, a, env, negated=True)
+    return ev0.holds(f, env)
+
+
+def _compare_over(
+    ev0: _Eval, ev1: _Eval, a: Atom, env: Mapping[str, str], *, negated: bool
+) -> bool:
+    c = ev0.task.numeric[a.pred]
+    cenv = {
+        p: env[t.name] if isinstance(t, Var) else t.name
+        for p, t in zip(c.params, a.args, strict=True)
+    }
+    g0, g1 = (
+        evaluate(c.left, cenv, ev.state.values) - evaluate(c.right, cenv, ev.state.values)
+        for ev in (ev0, ev1)
+    )
+    op = _FLIP[c.op] if negated else c.op
+    # g moves linearly from g0 to g1 over the open interval
+    if op == ">=":
+        return g0 >= 0 and g1 >= 0
+    if op == "<=":
+        return g0 <= 0 and g1 <= 0
+    if op == ">":
+        return g0 >= 0 and g1 >= 0 and (g0 > 0 or g1 > 0)
+    if op == "<":
+        return g0 <= 0 and g1 <= 0 and (g0 < 0 or g1 < 0)
+    if op == "=":
+        return g0 == 0 and g1 == 0
+    # "!=" (a negated "="): g is 0 somewhere strictly inside when it changes sign or is 0
+    return not ((g0 < 0 < g1) or (g1 < 0 < g0) or (g0 == 0 and g1 == 0))
+
+
 def _invariant_failure(
     tt: TemporalTask,
     state: State,
+    later: State,
     open_: Mapping[int, _Point],
-    where: tuple[float, int],
-    happenings: Sequence[Sequence[_Point]],
+    where: tuple[float, int, float],
 ) -> TemporalFailure | None:
-    time, n = where
-    nxt = happenings[n][0].time if n < len(happenings) else time
+    """The first open action whose ``over all`` condition fails between this happening
+    (``state``) and the next (``later``: the same atoms, numbers moved on)."""
+    time, n, nxt = where
     for index in sorted(open_):
         p = open_[index]
         inv = tt.task.operators[f"{p.step.name}#inv"]
         ev = _Eval(tt.task, _with_duration(state, p.step.duration))
         name = _step_text(p.step)
         try:
-            if ev.holds(inv.precondition, p.bound.env):
-                continue
+            if later is state:
+                if ev.holds(inv.precondition, p.bound.env):
+                    continue
+            else:
+                ev1 = _Eval(tt.task, _with_duration(later, p.step.duration))
+                if _holds_over(ev, ev1, inv.precondition, p.bound.env):
+                    continue
+                ev = ev1 if ev.holds(inv.precondition, p.bound.env) else ev
             unmet = tuple(ev.unmet(inv.precondition, p.bound.env))
         except NumericError as exc:
             return _fail(index, name, "undefined-value", f"over all of {name}: {exc}",
-                                   time, n, "over all")  # fmt: skip
+                         time, n, "over all")  # fmt: skip
         return _fail(
             index, name, "over-all",
             f"over all condition of {name} (started at {p.time:g}) unmet between "
-            f"{time:g} and {nxt:g}: {', '.join(unmet)}",
+            f"{time:g} and {nxt:g}: {', '.join(unmet) or 'at some time in between'}",
             time, n, "over all", unmet,
         )  # fmt: skip
     return None

@@ -55,7 +55,7 @@ def test_the_cases_say_where_they_come_from() -> None:
     assert len(META["val_commit"]) == 40 and "Validate -t" in META["val_command"]
     assert len(CASES) >= 150
     domains = {c["domain"].split("/")[0] for c in CASES}
-    assert {"satellite-time", "driverlog-time", "crewplanning", "match-cellar"} <= domains
+    assert {"satellite-time", "driverlog-time", "crewplanning", "match-cellar", "tanks"} <= domains
     verdicts = [c["val_valid"] for c in CASES]
     assert 0.25 < sum(verdicts) / len(verdicts) < 0.75  # both verdicts well represented
 
@@ -94,6 +94,11 @@ def test_every_kind_of_failure_is_met_and_named() -> None:
     assert kinds["toggles/instance-1/hand-invariant-broken"] == "over-all"
     assert kinds["toggles/instance-1/hand-check-too-long"] == "duration"
     assert kinds["toggles/instance-1/hand-negative-duration"] == "bad-duration"
+    # continuous change: the invariant fails between happenings, not at them
+    assert kinds["tanks/instance-1/hand-overflow"] == "over-all"
+    assert kinds["tanks/instance-1/hand-drain-past-zero"] == "over-all"
+    assert kinds["tanks/instance-1/hand-drain-to-zero"] == "valid"
+    assert kinds["tanks/instance-1/hand-fill-too-little"] == "at-end"
 
 
 def test_a_mutex_failure_names_both_actions_and_the_time() -> None:
@@ -194,7 +199,7 @@ _PLUS = """(define (domain d) (:requirements :time) (:predicates (p))
 _CTS = """(define (domain d) (:requirements :durative-actions :continuous-effects)
   (:predicates (p)) (:functions (x))
   (:durative-action go :parameters () :duration (= ?duration 1)
-   :condition (at start (p)) :effect (increase (x) (* #t 2))))"""
+   :condition (at start (p)) :effect (increase (x) (* #t (x)))))"""
 _UNTIMED = """(define (domain d) (:requirements :durative-actions) (:predicates (p))
   (:durative-action go :parameters () :duration (= ?duration 1)
    :condition (p) :effect (at end (p))))"""
@@ -205,7 +210,15 @@ _UNTIMED = """(define (domain d) (:requirements :durative-actions) (:predicates 
     [
         (_PLUS, "unsupported", ":process"),
         (_PLUS.replace(":process", ":event"), "unsupported", ":event"),
-        (_CTS, "unsupported", "#t"),
+        (_CTS, "unsupported", "non-linear"),
+        (_CTS.replace("(* #t (x))", "(* #t #t)"), "unsupported", "linear"),
+        (
+            _CTS.replace("(at start (p))", "(over all (or (p) (> (x) 1)))").replace(
+                "(* #t (x))", "(* #t 2)"
+            ),
+            "unsupported",
+            "not a linear condition",
+        ),
         (_UNTIMED, "bad-action", "at start"),
     ],
 )
@@ -296,3 +309,21 @@ def test_cases_batch_matches_vals_verdicts(
     assert [o["id"] for o in out] == [c["id"] for c in chosen]
     for o, c in zip(out, chosen, strict=True):
         assert o["valid"] == c["val_valid"], o["id"]
+
+
+TANKS = ("tanks/domain.pddl", "tanks/instance-1.pddl")
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.floats(0.01, 100.0), st.floats(0.0, 50.0))
+def test_linear_change_is_exact(duration: float, start: float) -> None:
+    """Tank a fills at 2 per time unit up to its capacity 10, over all: one fill of
+    duration d runs iff 2d <= 10, and the metric (+ total-time pumped) is then
+    start + d + 2d (pumped grows at 2)."""
+    tt = _task(*TANKS)
+    v = validate_temporal(tt, [TimedStep(1, start, "fill", ("a",), duration, 1)])
+    assert (v.failure is None) == (2 * duration <= 10)
+    if v.failure is None:
+        assert v.result.metric == pytest.approx(start + 3 * duration)
+    else:
+        assert v.failure.kind == "over-all" and v.failure.time == start
