@@ -27,8 +27,12 @@ evaluated. What the validator does with them follows VAL (KCL-Planning/VAL, ``Pl
   the last happening (the makespan), and VAL's "final value" is the metric's value, or
   without a metric the number of happenings.
 
-Continuous effects (``#t``) and PDDL+ (``:process``, ``:event``) are refused by name
-(kind ``unsupported``). Sizes are bounded: at most :data:`MAX_TEMPORAL_STEPS` steps.
+Linear continuous effects (``(increase F (* #t RATE))``, ``RATE`` reading no fluent that
+changes continuously) are checked exactly: the fluents move linearly between happenings,
+conditions at a happening read the values reached, and an ``over all`` comparison (linear
+in time, in a conjunction) is checked over the open interval from both ends. Non-linear
+change and PDDL+ (``:process``, ``:event``) are refused by name (kind ``unsupported``).
+Sizes are bounded: at most :data:`MAX_TEMPORAL_STEPS` steps.
 """
 
 from __future__ import annotations
