@@ -797,36 +797,61 @@ def _formula_reads(ev: _Eval, f: Formula, env: Mapping[str, str], use: _Use) -> 
 
 def _interference(uses: Sequence[_Use]) -> tuple[int, int, str] | None:
     """The first pair of members that interfere (VAL's ownership rules): (the one that
-    changes something, the other one, what each does with it)."""
+    changes something, the other one, what each does with it). Work is linear in the
+    members' marks: each atom and fluent is looked at once, with who touches it how."""
+    marks: dict[GAtom, list[tuple[int, str]]] = {}
+    fmarks: dict[GroundFluent, list[tuple[int, str]]] = {}
+    for i, u in enumerate(uses):
+        for g in u.reads:
+            marks.setdefault(g, []).append((i, "reads"))
+        for g in u.adds:
+            marks.setdefault(g, []).append((i, "adds"))
+        for g in u.dels:
+            marks.setdefault(g, []).append((i, "deletes"))
+        for f in u.fluent_reads:
+            fmarks.setdefault(f, []).append((i, "reads"))
+        for f, ops in u.fluent_writes.items():
+            fmarks.setdefault(f, []).extend((i, op) for op in sorted(ops))
+    best: tuple[int, int, str] | None = None
 
-    def role(u: _Use, g: GAtom) -> str:
-        return "reads" if g in u.reads else "adds" if g in u.adds else "deletes"
+    def consider(x: int, y: int, what: str) -> None:
+        nonlocal best
+        if best is None or (max(x, y), min(x, y)) < (max(best[:2]), min(best[:2])):
+            best = (x, y, what)
 
-    for j, b in enumerate(uses):
-        for i in range(j):
-            a = uses[i]
-            for (x, xi), (y, yi) in (((a, i), (b, j)), ((b, j), (a, i))):
-                clash = (x.adds & (y.reads | y.dels)) or (x.dels & (y.reads | y.adds))
-                if clash:
-                    g = min(clash)
-                    did = "adds" if g in x.adds else "deletes"
-                    return xi, yi, f"{did} {gatom_text(g)}, which the other {role(y, g)}"
-                fclash = set(x.fluent_writes) & y.fluent_reads
-                if fclash:
-                    f = min(fclash)
-                    return xi, yi, f"changes {fluent_text(f)}, which the other reads"
-            for g2 in sorted(set(a.fluent_writes) & set(b.fluent_writes)):
-                ops = a.fluent_writes[g2] | b.fluent_writes[g2]
-                if not ops <= {"increase", "decrease"}:
-                    return (
-                        i,
-                        j,
-                        (
-                            f"{'/'.join(sorted(a.fluent_writes[g2]))} {fluent_text(g2)}, which the "
-                            f"other also changes ({'/'.join(sorted(b.fluent_writes[g2]))})"
-                        ),
-                    )
-    return None
+    def partner(i: int, among: dict[str, list[int]], roles: Sequence[str]) -> tuple[int, str]:
+        """Another member than ``i`` in one of ``roles`` (-1 if none): the first two
+        members of each role suffice, so this is constant work."""
+        for r in roles:
+            for j in among.get(r, [])[:2]:
+                if j != i:
+                    return j, r
+        return -1, ""
+
+    for g, ms in marks.items():
+        by: dict[str, list[int]] = {}
+        for i, did in ms:
+            by.setdefault(did, []).append(i)
+        for did, clash in (("adds", ("reads", "deletes")), ("deletes", ("reads", "adds"))):
+            for i in by.get(did, [])[:2]:
+                j, r = partner(i, by, clash)
+                if j >= 0:
+                    consider(i, j, f"{did} {gatom_text(g)}, which the other {r}")
+    for f, ms in fmarks.items():
+        by = {}
+        for i, op in ms:
+            by.setdefault(op, []).append(i)
+        for op in ("assign", "scale-up", "scale-down", "increase", "decrease"):
+            for i in by.get(op, [])[:2]:
+                j, r = partner(i, by, ("reads",))
+                if j >= 0:
+                    consider(i, j, f"changes {fluent_text(f)}, which the other reads")
+                others = [x for x in ("assign", "scale-up", "scale-down", "increase", "decrease")
+                          if not {op, x} <= {"increase", "decrease"}]  # fmt: skip
+                j, r = partner(i, by, others)
+                if j >= 0:
+                    consider(i, j, f"{op} {fluent_text(f)}, which the other also changes ({r})")
+    return best
 
 
 def _group(points: list[_Point], tol: float) -> list[list[_Point]]:
@@ -900,6 +925,7 @@ def validate_temporal(
     happenings = _group(points, tolerance)
     state = task.initial_state()
     open_: dict[int, _Point] = {}
+    watch = _Watch()
     trace: list[dict[str, Any]] = []
     done = 0
     for n, members in enumerate(happenings, start=1):
@@ -911,7 +937,7 @@ def validate_temporal(
         if failure is not None:
             break
         try:
-            state, uses, changes = _apply(task, state, members)
+            after, uses, changes = _apply(task, state, members)
         except NumericError as exc:
             p = members[0]
             failure = _fail(p.step.index, _step_text(p.step), "arithmetic",
@@ -929,24 +955,35 @@ def validate_temporal(
                 time, n, "", (), b2.step.index, _step_text(b2.step),
             )  # fmt: skip
             break
+        state = after
+        touched: set[GAtom | GroundFluent] = set()
+        for u in uses:
+            touched |= u.adds | u.dels | set(u.fluent_writes)
+        due = watch.due(touched)
         for p, ch in zip(members, changes, strict=True):
             trace.append({"step": p.step.index, "action": f"{time:g}: {p.text}",
                           "time": time, **ch})  # fmt: skip
             if p.snap == "start":
                 open_[p.step.index] = p
+                watch.add(tt, state, p)
+                due.add(p.step.index)
             elif p.snap == "end":
                 open_.pop(p.step.index, None)
+                watch.drop(p.step.index)
             if p.snap != "start":
                 done += 1
         nxt = happenings[n][0].time if n < len(happenings) else time
         try:
-            later = _advance(tt, state, open_, nxt - time)
+            later = _advance(tt, state, open_, watch.flowing, nxt - time)
         except NumericError as exc:
             p = members[0]
             failure = _fail(p.step.index, _step_text(p.step), "arithmetic",
                             f"continuous change after time {time:g}: {exc}", time, n)  # fmt: skip
             break
-        failure = _invariant_failure(tt, state, later, open_, (time, n, nxt))
+        due |= watch.always if later is state else watch.always | watch.moving
+        failure = _invariant_failure(
+            tt, state, later, [open_[i] for i in sorted(due) if i in open_], (time, n, nxt)
+        )
         if failure is not None:
             break
         state = later
@@ -957,13 +994,15 @@ def validate_temporal(
     )  # fmt: skip
 
 
-def _advance(tt: TemporalTask, state: State, open_: Mapping[int, _Point], dt: float) -> State:
+def _advance(
+    tt: TemporalTask, state: State, open_: Mapping[int, _Point], flowing: set[int], dt: float
+) -> State:
     """The state ``dt`` later under the continuous effects of the open actions (rates read
     in ``state``: they are constant until the next happening, as checked on reading)."""
-    if not tt.changing or dt <= 0:
+    if not flowing or dt <= 0:
         return state
     values = dict(state.values)
-    for index in sorted(open_):
+    for index in sorted(flowing):
         p = open_[index]
         view = _with_duration(state, p.step.duration)
         numbers: list[tuple[NumericEffect, Mapping[str, str]]] = []
@@ -1024,18 +1063,59 @@ def _compare_over(
     return not ((g0 < 0 < g1) or (g1 < 0 < g0) or (g0 == 0 and g1 == 0))
 
 
+@dataclass
+class _Watch:
+    """Which open actions' ``over all`` conditions a happening may have broken: each is
+    checked when it opens, then only when a happening changes an atom or fluent it reads
+    (``keys``), every time when it reads a derived predicate (``always``), and over every
+    interval in which a fluent it reads moves (``moving``). ``flowing`` holds the open
+    actions with continuous effects. Without it, a plan of many long overlapping actions
+    costs (open actions) x (happenings) checks."""
+
+    keys: dict[GAtom | GroundFluent, set[int]] = field(default_factory=dict)
+    always: set[int] = field(default_factory=set)
+    moving: set[int] = field(default_factory=set)
+    flowing: set[int] = field(default_factory=set)
+
+    def add(self, tt: TemporalTask, state: State, p: _Point) -> None:
+        index = p.step.index
+        inv = tt.task.operators[f"{p.step.name}#inv"]
+        use = _Use()
+        _formula_reads(_Eval(tt.task, state), inv.precondition, p.bound.env, use)
+        if any(g[0] in tt.task.domain.derived for g in use.reads):
+            self.always.add(index)
+        if any(f[0] in tt.changing for f in use.fluent_reads):
+            self.moving.add(index)
+        for k in (*use.reads, *use.fluent_reads):
+            self.keys.setdefault(k, set()).add(index)
+        if tt.task.operators[f"{p.step.name}#cts"].effects:
+            self.flowing.add(index)
+
+    def drop(self, index: int) -> None:
+        self.always.discard(index)
+        self.moving.discard(index)
+        self.flowing.discard(index)
+
+    def due(self, touched: set[GAtom | GroundFluent]) -> set[int]:
+        out: set[int] = set()
+        for k in touched:
+            out |= self.keys.get(k, set())
+        return out
+
+
 def _invariant_failure(
     tt: TemporalTask,
     state: State,
     later: State,
-    open_: Mapping[int, _Point],
+    due: Sequence[_Point],
     where: tuple[float, int, float],
 ) -> TemporalFailure | None:
-    """The first open action whose ``over all`` condition fails between this happening
-    (``state``) and the next (``later``: the same atoms, numbers moved on)."""
+    """The first of the open actions ``due`` whose ``over all`` condition fails between
+    this happening (``state``) and the next (``later``: the same atoms, numbers moved
+    on)."""
     time, n, nxt = where
-    for index in sorted(open_):
-        p = open_[index]
+    for p in due:
+        index = p.step.index
         inv = tt.task.operators[f"{p.step.name}#inv"]
         ev = _Eval(tt.task, _with_duration(state, p.step.duration))
         name = _step_text(p.step)

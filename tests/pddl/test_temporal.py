@@ -327,3 +327,21 @@ def test_linear_change_is_exact(duration: float, start: float) -> None:
         assert v.result.metric == pytest.approx(start + 3 * duration)
     else:
         assert v.failure.kind == "over-all" and v.failure.time == start
+
+
+def test_many_simultaneous_and_overlapping_actions_are_checked_linearly() -> None:
+    """5,000 actions in one happening (the mutex check looks at each atom once, not at
+    every pair) and 5,000 overlapping ones (an invariant is re-checked only when a
+    happening touches what it reads) get their verdicts."""
+    tt = _task(*TOGGLES)
+    same, _ = read_temporal_plan("0: (check a) [1]\n" * 5000)
+    assert validate_temporal(tt, same).valid
+    fills, _ = read_temporal_plan("0: (fill a) [1]\n" * 5000)
+    v = validate_temporal(tt, fills)
+    assert v.failure is not None and v.failure.kind == "mutex"
+    checks = "".join(f"{i * 0.002:.3f}: (check a) [3]\n" for i in range(5000))
+    overlapping, _ = read_temporal_plan(checks + "20: (turn-on a) [2]\n")
+    assert validate_temporal(tt, overlapping).valid
+    broken, _ = read_temporal_plan(checks + "10.5: (turn-on a) [2]\n")
+    v = validate_temporal(tt, broken)
+    assert v.failure is not None and v.failure.kind == "over-all" and v.failure.time == 12.5
