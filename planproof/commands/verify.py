@@ -192,7 +192,9 @@ def _temporal_task(domains: dict[Path, Any], domain_path: Path, problem_path: Pa
     return compile_temporal(df, durative, problem)
 
 
-def _check_temporal(task: Any, plan_text: str, tolerance: float | None) -> dict[str, Any]:
+def _check_temporal(task: Any, plan_text: str, tolerance: Any) -> dict[str, Any]:
+    import math
+
     from planproof.pddl.plan_io import PlanFormatError
     from planproof.pddl.temporal import (
         DEFAULT_TOLERANCE,
@@ -205,7 +207,9 @@ def _check_temporal(task: Any, plan_text: str, tolerance: float | None) -> dict[
     except PlanFormatError as exc:
         raise _Bad(f"plan: {exc}", exc.to_dict()) from None
     tol = DEFAULT_TOLERANCE if tolerance is None else tolerance
-    v = validate_temporal(task, steps, tolerance=tol)
+    if isinstance(tol, bool) or not isinstance(tol, int | float) or not 0 < tol < math.inf:
+        raise _Bad(f"the tolerance must be a positive finite number, got {tol!r}")
+    v = validate_temporal(task, steps, tolerance=float(tol))
     return {"ok": True, **v.to_dict(), "notes": list(notes)}
 
 

@@ -345,3 +345,21 @@ def test_many_simultaneous_and_overlapping_actions_are_checked_linearly() -> Non
     broken, _ = read_temporal_plan(checks + "10.5: (turn-on a) [2]\n")
     v = validate_temporal(tt, broken)
     assert v.failure is not None and v.failure.kind == "over-all" and v.failure.time == 12.5
+
+
+def test_a_bad_tolerance_in_a_case_is_reported_on_its_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    d = DATA / "toggles"
+    case = {"domain": str(d / "domain.pddl"), "problem": str(d / "instance-1.pddl"),
+            "plan": "0: (fill a) [1]\n"}  # fmt: skip
+    f = tmp_path / "cases.jsonl"
+    f.write_text(
+        "".join(
+            json.dumps({**case, "id": str(t), "tolerance": t}) + "\n" for t in ["x", -1, None, 0.5]
+        )
+    )
+    assert main(["verify", "--cases", str(f)]) == 2
+    out = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert [o.get("valid") for o in out] == [None, None, True, True]
+    assert "tolerance" in out[0]["message"] and "tolerance" in out[1]["message"]
