@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,7 @@ from planproof.pddl.temporal import (  # noqa: E402
     compile_temporal,
     read_temporal_domain,
     read_temporal_plan,
+    split_timed_literals,
     validate_temporal,
 )
 from planproof.pddl.validate import State  # noqa: E402
@@ -57,7 +59,8 @@ HAND_ONLY = {"toggles", "tanks"}
 
 def load(domain: Path, problem: Path) -> TemporalTask:
     df, durative = read_temporal_domain(domain.read_text())
-    return compile_temporal(df, durative, read_problem(problem.read_text(), fold_case=True))
+    text, tils = split_timed_literals(problem.read_text())
+    return compile_temporal(df, durative, read_problem(text, fold_case=True), tils)
 
 
 def _macro(
@@ -151,16 +154,16 @@ def _touch(u: _Use) -> tuple[set[Any], set[Any]]:
 
 
 def schedule(
-    path: list[tuple[str, tuple[str, ...], float, _Use]], parallel: bool
+    path: list[tuple[str, tuple[str, ...], float, _Use]], parallel: bool, start: float = 0.0
 ) -> list[tuple[float, str, tuple[str, ...], float]]:
     out: list[tuple[float, str, tuple[str, ...], float]] = []
     ends: list[float] = []
     for i, (name, args, d, use) in enumerate(path):
         if not parallel:
-            t = ends[-1] + EPS if ends else 0.0
+            t = ends[-1] + EPS if ends else start
         else:
             touched, writes = _touch(use)
-            t = 0.0
+            t = start
             for j in range(i):
                 tj, wj = _touch(path[j][3])
                 if touched & wj or writes & tj:
@@ -265,10 +268,17 @@ def write(val: str) -> None:
                 plans[f"hand-{label}"] = (hand.read_text(), tol)
             if folder.name not in HAND_ONLY:
                 tt = load(domain, problem)
-                path = find_plan(tt)
+                # with timed literals: search as if the first window were open at once,
+                # and start the plan when it opens (VAL judges what comes of it)
+                opened = frozenset(
+                    (t.atom.pred, *(a.name for a in t.atom.args)) for t in tt.tils if t.positive
+                )
+                start = min((t.time for t in tt.tils if t.positive), default=0.0)
+                search = replace(tt, task=replace(tt.task, init=tt.task.init | opened), tils=())
+                path = find_plan(search)
                 if path:
-                    seq = schedule(path, parallel=False)
-                    par = schedule(path, parallel=True)
+                    seq = schedule(path, parallel=False, start=start)
+                    par = schedule(path, parallel=True, start=start)
                     plans["sequential"] = (plan_text(seq), 0.01)
                     plans["parallel"] = (plan_text(par), 0.01)
                     plans.update(

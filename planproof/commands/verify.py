@@ -101,6 +101,7 @@ def load(
     *,
     fold_case: bool = False,
     domains: dict[Path, Any] | None = None,
+    problem_text: str | None = None,
 ) -> tuple[Any, Any]:
     """(Domain, Problem) from files; a problem that does not fit its domain (unknown
     predicate, function, object or type, wrong arity) is bad input. ``domains`` caches
@@ -121,7 +122,8 @@ def load(
             domains[domain_path] = df
     domain = df.domain
     try:
-        problem = read_problem(_read(problem_path), fold_case=fold_case)
+        text = _read(problem_path) if problem_text is None else problem_text
+        problem = read_problem(text, fold_case=fold_case)
     except PDDLSyntaxError as exc:
         raise _Bad(f"{problem_path}: {exc}", {**exc.to_dict(), "file": str(problem_path)}) from None
     if df.constants:
@@ -184,12 +186,27 @@ def _temporal_task(domains: dict[Path, Any], domain_path: Path, problem_path: Pa
     entry = domains[domain_path]
     if not isinstance(entry, tuple):
         return None
-    from planproof.pddl.temporal import compile_temporal
+    from planproof.pddl.errors import PDDLSyntaxError
+    from planproof.pddl.temporal import compile_temporal, split_timed_literals
 
     df, durative = entry
+    try:
+        text, tils = split_timed_literals(_read(problem_path))
+    except PDDLSyntaxError as exc:
+        raise _Bad(f"{problem_path}: {exc}", {**exc.to_dict(), "file": str(problem_path)}) from None
     cache = {domain_path: df}
-    _, problem = load(domain_path, problem_path, fold_case=True, domains=cache)
-    return compile_temporal(df, durative, problem)
+    _, problem = load(domain_path, problem_path, fold_case=True, domains=cache, problem_text=text)
+    issues = [
+        f"undeclared object {a.name}"
+        for t in tils
+        for a in t.atom.args
+        if a.name not in {**problem.constants, **problem.objects, **df.constants}
+    ] + [
+        f"unknown predicate {t.atom.pred}" for t in tils if t.atom.pred not in df.domain.predicates
+    ]
+    if issues:
+        raise _Bad(f"{problem_path}: timed initial literal: " + "; ".join(issues[:5]))
+    return compile_temporal(df, durative, problem, tils)
 
 
 def _check_temporal(task: Any, plan_text: str, tolerance: Any) -> dict[str, Any]:

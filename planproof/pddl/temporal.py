@@ -43,7 +43,21 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from planproof.ltl.ast import And, Atom, Bottom, Exists, Forall, Formula, Implies, Not, Or, Top, Var
+from planproof.ltl.ast import (
+    TRUE,
+    And,
+    Atom,
+    Bottom,
+    Const,
+    Exists,
+    Forall,
+    Formula,
+    Implies,
+    Not,
+    Or,
+    Top,
+    Var,
+)
 from planproof.ltl.bddl.sexpr import SAtom, SExpr, SList, head, sexpr_to_text
 from planproof.pddl.errors import PDDLSyntaxError
 from planproof.pddl.numeric import (
@@ -63,7 +77,7 @@ from planproof.pddl.numeric import (
 from planproof.pddl.plan_io import read_plan_text
 from planproof.pddl.reader import DomainFile, Problem, read_domain_file
 from planproof.pddl.scanner import scan
-from planproof.pddl.schema import Domain, Param, all_effects
+from planproof.pddl.schema import Add, Delete, Domain, Operator, Param, all_effects
 from planproof.pddl.sexpr_io import read_expression
 from planproof.pddl.validate import (
     GAtom,
@@ -121,6 +135,22 @@ class TemporalTask:
     durative: Mapping[str, DurativeAction]
     changing: frozenset[str] = frozenset()
     """Functions some durative action changes continuously (``#t``)."""
+    tils: tuple[TimedLiteral, ...] = ()
+    """The problem's timed initial literals (PDDL 2.2)."""
+
+
+@dataclass(frozen=True)
+class TimedLiteral:
+    """``(at TIME (p a))`` or ``(at TIME (not (p a)))`` in ``:init``."""
+
+    time: float
+    atom: Atom
+    positive: bool
+
+    @property
+    def text(self) -> str:
+        atom = "(" + " ".join([self.atom.pred, *(a.name for a in self.atom.args)]) + ")"
+        return atom if self.positive else f"(not {atom})"
 
 
 # --- reading the domain ------------------------------------------------------------------
@@ -394,7 +424,10 @@ def read_temporal_domain(text: str) -> tuple[DomainFile, dict[str, DurativeActio
 
 
 def compile_temporal(
-    df: DomainFile, durative: Mapping[str, DurativeAction], problem: Problem
+    df: DomainFile,
+    durative: Mapping[str, DurativeAction],
+    problem: Problem,
+    tils: Sequence[TimedLiteral] = (),
 ) -> TemporalTask:
     """Index a problem under a temporal domain (see :func:`validate.compile_task`)."""
     from dataclasses import replace
@@ -402,8 +435,69 @@ def compile_temporal(
     if df.constants:
         problem = replace(problem, constants={**df.constants, **problem.constants})
     return TemporalTask(
-        compile_task(df.domain, problem), dict(durative), _changing(df.domain, durative)
+        compile_task(df.domain, problem),
+        dict(durative),
+        _changing(df.domain, durative),
+        tuple(sorted(tils, key=lambda t: t.time)),
     )
+
+
+_TIL = re.compile(r"\(\s*at\s+[-+.\d]", re.IGNORECASE)
+
+
+def split_timed_literals(text: str) -> tuple[str, tuple[TimedLiteral, ...]]:
+    """A problem text without its timed initial literals, and the literals: the classical
+    reader refuses them, the temporal check executes them at their times. Unchanged
+    (and no literal) when there is none."""
+    if not _TIL.search(text):
+        return text, ()
+    text = text.lower()
+    items = scan(text)
+    if len(items) != 1 or not isinstance(items[0], SList):
+        return text, ()  # the problem reader names what is wrong
+    out: list[TimedLiteral] = []
+    sections: list[SExpr] = []
+    for sec in items[0].items:
+        if head(sec) != ":init" or not isinstance(sec, SList):
+            sections.append(sec)
+            continue
+        kept: list[SExpr] = [sec.items[0]]
+        for f in sec.items[1:]:
+            til = _timed_literal(f)
+            if til is None:
+                kept.append(f)
+            else:
+                out.append(til)
+        sections.append(SList(tuple(kept), sec.line, sec.column))
+    return sexpr_to_text(SList(tuple(sections))), tuple(out)
+
+
+def _timed_literal(f: SExpr) -> TimedLiteral | None:
+    if not (isinstance(f, SList) and len(f.items) == 3 and head(f) == "at"):
+        return None
+    t, lit = f.items[1], f.items[2]
+    if not isinstance(t, SAtom):
+        return None
+    try:
+        time = float(t.text)
+    except ValueError:
+        return None
+    if not math.isfinite(time) or time < 0:
+        raise _err(f"timed initial literal at {t.text}: a time is a finite number >= 0", f,
+                   "bad-init")  # fmt: skip
+    positive = head(lit) != "not"
+    if not positive and isinstance(lit, SList) and len(lit.items) == 2:
+        lit = lit.items[1]
+    if (
+        not isinstance(lit, SList)
+        or head(lit) is None
+        or not all(isinstance(a, SAtom) for a in lit.items[1:])
+    ):
+        raise _err("expected (at TIME (p a ...)) or (at TIME (not (p a ...)))", f, "bad-init")
+    pred = head(lit)
+    assert pred is not None
+    args = tuple(Const(a.text) for a in lit.items[1:] if isinstance(a, SAtom))
+    return TimedLiteral(time, Atom(pred, args), positive)
 
 
 def _changing(domain: Domain, durative: Iterable[str]) -> frozenset[str]:
@@ -685,7 +779,7 @@ def _with_duration(state: State, d: float | None) -> State:
     return State(state.atoms, {**state.values, _DUR_KEY: d})
 
 
-_COND_NAME = {"start": "at start", "end": "at end", "at": "precondition"}
+_COND_NAME = {"start": "at start", "end": "at end", "at": "precondition", "til": "timed literal"}
 
 
 def _check_duration(ev: _Eval, p: _Point, da: DurativeAction, tol: float) -> str | None:
@@ -921,8 +1015,15 @@ def validate_temporal(
         points.append(_Point(s.time, "at", s, b, text))
     if failure is not None:
         return _finish(tt, steps, task.initial_state(), failure=failure, tolerance=tolerance)
+    plan_end = max((p.time for p in points), default=0.0)
+    for k, til in enumerate(tt.tils, start=1):
+        op = Operator(f"#til{k}", (), TRUE, (Add(til.atom) if til.positive else Delete(til.atom),))
+        text = f"timed initial literal {til.text}"
+        pseudo = TimedStep(0, til.time, "#til", (), None, 0)
+        points.append(_Point(til.time, "til", pseudo, _Bound(op, {}, text), text))
     points.sort(key=lambda p: (p.time, p.step.index, p.snap != "start"))
     happenings = _group(points, tolerance)
+    at_plan_end: State | None = None
     state = task.initial_state()
     open_: dict[int, _Point] = {}
     watch = _Watch()
@@ -930,6 +1031,8 @@ def validate_temporal(
     done = 0
     for n, members in enumerate(happenings, start=1):
         time = members[0].time
+        if at_plan_end is None and time > plan_end:
+            at_plan_end = state  # VAL's metric reads the state the plan's last point leaves
         for p in members:
             failure = _condition_failure(tt, state, p, tolerance, (time, n))
             if failure is not None:
@@ -947,12 +1050,14 @@ def validate_temporal(
         if clash is not None:
             i, j, what = clash
             a, b2 = members[i], members[j]
+            actor, other = (b2, a) if a.snap == "til" else (a, b2)
             failure = _fail(
-                a.step.index, _step_text(a.step), "mutex",
+                actor.step.index, _step_text(actor.step), "mutex",
                 f"mutex at time {time:g}: {a.text} {what} ({b2.text}, at "
                 f"{b2.time:g}: points within {tolerance / 10:g} of each other are one "
                 "happening)",
-                time, n, "", (), b2.step.index, _step_text(b2.step),
+                time, n, "", (), other.step.index or None,
+                other.text if other.snap == "til" else _step_text(other.step),
             )  # fmt: skip
             break
         state = after
@@ -970,7 +1075,7 @@ def validate_temporal(
             elif p.snap == "end":
                 open_.pop(p.step.index, None)
                 watch.drop(p.step.index)
-            if p.snap != "start":
+            if p.snap in ("end", "at"):
                 done += 1
         nxt = happenings[n][0].time if n < len(happenings) else time
         try:
@@ -987,10 +1092,9 @@ def validate_temporal(
         if failure is not None:
             break
         state = later
-    makespan = points[-1].time if points else 0.0
     return _finish(
         tt, steps, state, trace=tuple(trace), failure=failure, happenings=len(happenings),
-        done=done, makespan=makespan, tolerance=tolerance,
+        done=done, makespan=plan_end, tolerance=tolerance, at_plan_end=at_plan_end,
     )  # fmt: skip
 
 
@@ -1198,9 +1302,18 @@ def _finish(
     happenings: int = 0,
     done: int = 0,
     makespan: float = 0.0,
+    at_plan_end: State | None = None,
 ) -> TemporalValidation:
+    """The goal on the final state (after every timed literal), the metric on the state
+    the plan's last point leaves (they differ when timed literals come later, as in
+    VAL)."""
+    from dataclasses import replace
+
     base = failure.base if failure is not None else None
     result = judge(tt.task, state, len(steps), (), base, makespan)
+    if at_plan_end is not None and at_plan_end is not state:
+        m = judge(tt.task, at_plan_end, len(steps), (), base, makespan)
+        result = replace(result, metric=m.metric)
     final = None
     if failure is None:
         final = result.metric if tt.task.problem.metric is not None else float(happenings)

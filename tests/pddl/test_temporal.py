@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from planproof.cli import main
@@ -26,6 +26,7 @@ from planproof.pddl.temporal import (
     compile_temporal,
     read_temporal_domain,
     read_temporal_plan,
+    split_timed_literals,
     validate_temporal,
 )
 from planproof.pddl.validate import validate
@@ -46,8 +47,9 @@ def _task(domain: str, problem: str) -> TemporalTask:
     key = (domain, problem)
     if key not in _TASKS:
         df, durative = read_temporal_domain((DATA / domain).read_text())
-        prob = read_problem((DATA / problem).read_text(), fold_case=True)
-        _TASKS[key] = compile_temporal(df, durative, prob)
+        text, tils = split_timed_literals((DATA / problem).read_text())
+        prob = read_problem(text, fold_case=True)
+        _TASKS[key] = compile_temporal(df, durative, prob, tils)
     return _TASKS[key]
 
 
@@ -146,8 +148,10 @@ def test_spread_apart_equals_the_sequential_plan_of_its_snap_actions(
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(CASES), st.integers(1, 400).map(lambda k: k * 0.25))
 def test_shifting_every_time_keeps_the_verdict(case: dict[str, Any], shift: float) -> None:
+    """(Without timed initial literals: they stay where the problem puts them.)"""
     steps, _ = read_temporal_plan(case["plan"])
     tt = _task(case["domain"], case["problem"])
+    assume(not tt.tils)
     tol = case["tolerance"]
     before = validate_temporal(tt, steps, tolerance=tol)
     after = validate_temporal(tt, [replace(s, time=s.time + shift) for s in steps], tolerance=tol)
@@ -363,3 +367,34 @@ def test_a_bad_tolerance_in_a_case_is_reported_on_its_line(
     out = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert [o.get("valid") for o in out] == [None, None, True, True]
     assert "tolerance" in out[0]["message"] and "tolerance" in out[1]["message"]
+
+
+def test_timed_initial_literals_happen_at_their_times() -> None:
+    """PDDL 2.2 timed initial literals: IPC 2004's satellite time windows open and close a
+    window; an action meeting a literal that undoes its effect is a mutex naming it."""
+    tt = _task("satellite-time-windows/domain.pddl", "satellite-time-windows/instance-1.pddl")
+    assert [(t.time, t.text) for t in tt.tils] == [
+        (143.0, "(active window0 satellite0)"),
+        (223.04, "(not (active window0 satellite0))"),
+    ]
+    kinds = _kinds()
+    assert kinds["satellite-time-windows/instance-1/hand-handwritten"] == "valid"
+    assert kinds["satellite-time-windows/instance-1/hand-send-before-window"] == "over-all"
+    case = next(c for c in CASES if c["id"] == "toggles/instance-2/hand-reset-meets-til")
+    steps, _ = read_temporal_plan(case["plan"])
+    f = validate_temporal(_task(case["domain"], case["problem"]), steps).failure
+    assert f is not None and f.kind == "mutex" and f.action == "(reset a)" and f.time == 10
+    assert f.other_step is None and f.other_action == "timed initial literal (not (off a))"
+
+
+@pytest.mark.parametrize("til", ["(at -1 (off b))", "(at nan (off b))", "(at 3 (and (p)))"])
+def test_a_bad_timed_literal_is_bad_input(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, til: str
+) -> None:
+    d = DATA / "toggles"
+    text = (d / "instance-2.pddl").read_text().replace("(at 5 (off b))", til)
+    (tmp_path / "p.pddl").write_text(text)
+    (tmp_path / "plan").write_text("0: (check a) [1]\n")
+    code = main(["verify", "--domain", str(d / "domain.pddl"), "--problem",
+                 str(tmp_path / "p.pddl"), "--plan", str(tmp_path / "plan"), "--json"])  # fmt: skip
+    assert code == 2
