@@ -1190,7 +1190,8 @@ class _Watch:
             self.always.add(index)
         if any(f[0] in tt.changing for f in use.fluent_reads):
             self.moving.add(index)
-        for k in (*use.reads, *use.fluent_reads):
+        keys: list[GAtom | GroundFluent] = [*use.reads, *use.fluent_reads]
+        for k in keys:
             self.keys.setdefault(k, set()).add(index)
         if tt.task.operators[f"{p.step.name}#cts"].effects:
             self.flowing.add(index)
