@@ -43,21 +43,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from planproof.ltl.ast import (
-    TRUE,
-    And,
-    Atom,
-    Bottom,
-    Const,
-    Exists,
-    Forall,
-    Formula,
-    Implies,
-    Not,
-    Or,
-    Top,
-    Var,
-)
+from planproof.ltl import ast as la
+from planproof.ltl.ast import And, Atom, Forall, Formula, Not, Or, Var
 from planproof.ltl.bddl.sexpr import SAtom, SExpr, SList, head, sexpr_to_text
 from planproof.pddl.errors import PDDLSyntaxError
 from planproof.pddl.numeric import (
@@ -496,7 +483,7 @@ def _timed_literal(f: SExpr) -> TimedLiteral | None:
         raise _err("expected (at TIME (p a ...)) or (at TIME (not (p a ...)))", f, "bad-init")
     pred = head(lit)
     assert pred is not None
-    args = tuple(Const(a.text) for a in lit.items[1:] if isinstance(a, SAtom))
+    args = tuple(la.Const(a.text) for a in lit.items[1:] if isinstance(a, SAtom))
     return TimedLiteral(time, Atom(pred, args), positive)
 
 
@@ -575,11 +562,11 @@ def _check_linear(domain: Domain, durative: Iterable[str]) -> None:
                             None,
                             "unsupported",
                         )
-                case Not(body) | Exists(_, body):
+                case Not(body) | la.Exists(_, body):
                     stack.append((body, False))
                 case Or(cs):
                     stack.extend((c, False) for c in cs)
-                case Implies(a, b):
+                case la.Implies(a, b):
                     stack.extend(((a, False), (b, False)))
 
 
@@ -881,11 +868,11 @@ def _formula_reads(ev: _Eval, f: Formula, env: Mapping[str, str], use: _Use) -> 
                 stack.append((body, e))
             case And(cs) | Or(cs):
                 stack.extend((c, e) for c in cs)
-            case Implies(a, b):
+            case la.Implies(a, b):
                 stack.extend(((a, e), (b, e)))
-            case Exists(b, body) | Forall(b, body):
+            case la.Exists(b, body) | Forall(b, body):
                 stack.extend((body, {**e, b.var: o}) for o in ev.task.of_type(b.type))
-            case Top() | Bottom():
+            case la.Top() | la.Bottom():
                 pass
 
 
@@ -1017,7 +1004,9 @@ def validate_temporal(
         return _finish(tt, steps, task.initial_state(), failure=failure, tolerance=tolerance)
     plan_end = max((p.time for p in points), default=0.0)
     for k, til in enumerate(tt.tils, start=1):
-        op = Operator(f"#til{k}", (), TRUE, (Add(til.atom) if til.positive else Delete(til.atom),))
+        op = Operator(
+            f"#til{k}", (), la.TRUE, (Add(til.atom) if til.positive else Delete(til.atom),)
+        )
         text = f"timed initial literal {til.text}"
         pseudo = TimedStep(0, til.time, "#til", (), None, 0)
         points.append(_Point(til.time, "til", pseudo, _Bound(op, {}, text), text))
