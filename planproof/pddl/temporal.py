@@ -64,7 +64,17 @@ from planproof.pddl.numeric import (
 from planproof.pddl.plan_io import read_plan_text
 from planproof.pddl.reader import DomainFile, Problem, read_domain_file
 from planproof.pddl.scanner import scan
-from planproof.pddl.schema import Add, Delete, Domain, Operator, Param, all_effects
+from planproof.pddl.schema import (
+    Add,
+    Delete,
+    Domain,
+    Effect,
+    ForallEffect,
+    Operator,
+    Param,
+    When,
+    all_effects,
+)
 from planproof.pddl.sexpr_io import read_expression
 from planproof.pddl.validate import (
     GAtom,
@@ -1029,7 +1039,7 @@ def validate_temporal(
         if failure is not None:
             break
         try:
-            after, uses, changes = _apply(task, state, members)
+            after, uses, changes = _apply(tt, state, members)
         except NumericError as exc:
             p = members[0]
             failure = _fail(p.step.index, _step_text(p.step), "arithmetic",
@@ -1235,11 +1245,27 @@ def _invariant_failure(
     return None
 
 
+def _when_reads(ev: _Eval, effects: Sequence[Effect], env: Mapping[str, str], use: _Use) -> None:
+    """The conditions of the conditional effects that fire count as read (VAL marks them
+    as preconditions)."""
+    for e in effects:
+        match e:
+            case When(c, inner) if ev.holds(c, env):
+                _formula_reads(ev, c, env, use)
+                _when_reads(ev, inner, env, use)
+            case ForallEffect(b, inner):
+                for o in ev.task.of_type(b.type):
+                    _when_reads(ev, inner, {**env, b.var: o}, use)
+
+
 def _apply(
-    task: Task, state: State, members: Sequence[_Point]
+    tt: TemporalTask, state: State, members: Sequence[_Point]
 ) -> tuple[State, list[_Use], list[dict[str, Any]]]:
     """Every member's effects read in ``state``, applied together: deletions, additions,
-    then the numeric updates in plan order."""
+    then the numeric updates in plan order. What each member reads for the mutex check:
+    its condition, the conditions of its conditional effects that fire, the values its
+    numeric effects and its duration constraints read."""
+    task = tt.task
     adds: set[GAtom] = set()
     dels: set[GAtom] = set()
     updates: list[tuple[str, GroundFluent, float]] = []
@@ -1250,6 +1276,11 @@ def _apply(
         ev = _Eval(task, view)
         use = _Use()
         _formula_reads(ev, p.bound.op.precondition, p.bound.env, use)
+        _when_reads(ev, p.bound.op.effects, p.bound.env, use)
+        if p.snap in ("start", "end"):
+            for c in tt.durative[p.step.name].constraints:
+                if c.at == p.snap:
+                    _expr_fluents(c.value, p.bound.env, use.fluent_reads)
         a: set[GAtom] = set()
         d: set[GAtom] = set()
         numbers: list[tuple[NumericEffect, Mapping[str, str]]] = []

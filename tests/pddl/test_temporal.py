@@ -93,6 +93,11 @@ def test_every_kind_of_failure_is_met_and_named() -> None:
     assert kinds["toggles/instance-1/hand-within-tenth-read-delete"] == "mutex"
     assert kinds["toggles/instance-1/hand-both-read-and-decrease"] == "mutex"
     assert kinds["toggles/instance-1/hand-assign-and-increase"] == "mutex"
+    # a duration that reads a fluent another point changes; a conditional effect's
+    # condition that another point deletes
+    assert kinds["toggles/instance-1/hand-duration-reads-what-fill-changes"] == "mutex"
+    assert kinds["toggles/instance-1/hand-when-condition-meets-delete"] == "mutex"
+    assert kinds["toggles/instance-1/hand-when-condition-then-delete"] == "valid"
     assert kinds["toggles/instance-1/hand-invariant-broken"] == "over-all"
     assert kinds["toggles/instance-1/hand-check-too-long"] == "duration"
     assert kinds["toggles/instance-1/hand-negative-duration"] == "bad-duration"

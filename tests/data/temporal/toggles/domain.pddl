@@ -25,4 +25,9 @@
     :parameters (?s - sw)
     :duration (>= ?duration 1)
     :condition (at start (on ?s))
-    :effect (and (at end (assign (level) 0)) (at end (off ?s)) (at end (not (on ?s))))))
+    :effect (and (at end (assign (level) 0)) (at end (off ?s)) (at end (not (on ?s)))))
+  (:durative-action pour
+    :parameters (?s - sw)
+    :duration (= ?duration (budget))
+    :condition (at start (>= (budget) 1))
+    :effect (when (at end (off ?s)) (at end (done ?s)))))
