@@ -828,7 +828,8 @@ def _condition_failure(
     cond = _COND_NAME[p.snap]
     return _fail(
         s.index, name, cond.replace(" ", "-") if p.snap != "at" else "precondition",
-        f"{cond} condition of {name} unmet at time {time:g}: {', '.join(unmet)}",
+        f"{cond if p.snap == 'at' else cond + ' condition'} of {name} unmet at time {time:g}: "
+        f"{', '.join(unmet)}",
         time, number, cond, unmet,
     )  # fmt: skip
 

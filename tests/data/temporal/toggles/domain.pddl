@@ -30,4 +30,8 @@
     :parameters (?s - sw)
     :duration (= ?duration (budget))
     :condition (at start (>= (budget) 1))
-    :effect (when (at end (off ?s)) (at end (done ?s)))))
+    :effect (when (at end (off ?s)) (at end (done ?s))))
+  (:action flip
+    :parameters (?s - sw)
+    :precondition (on ?s)
+    :effect (and (not (on ?s)) (off ?s) (increase (level) 1))))
