@@ -596,7 +596,11 @@ class TimedStep:
 
 
 _NUMBER = r"[-+]?(?:\d+\.?\d*(?:e[-+]?\d+)?|\.\d+(?:e[-+]?\d+)?|nan|inf(?:inity)?)"
-_TIME = re.compile(rf"^\s*(?:step\s*)?({_NUMBER})\s*:", re.IGNORECASE)
+_TIME = re.compile(
+    rf"^\s*(?:(?:[*_>•]+|-(?=\s))\s*)*(?:step\s*)?({_NUMBER})\s*[*_]*\s*:", re.IGNORECASE
+)
+"""A time before the step: ``0.000:``, ``Step 0.5:``, markdown ``**0.5:**`` or ``- 0.5:``
+(a bullet's dash is followed by a space; ``-1.0:`` is a negative time)."""
 _DURATION = re.compile(r"\)\s*\[([^\]]*)\]")
 
 
@@ -629,11 +633,12 @@ def read_temporal_plan(text: str) -> tuple[tuple[TimedStep, ...], tuple[str, ...
             kind="too-large",
         )
     raw = text.splitlines()
-    is_json = text.lstrip().startswith(("[", "{")) and not raw[0].strip().startswith("[")
+    is_json = _is_json(text)
     per_line: dict[int, int] = {}
     for ln in pt.lines:
         per_line[ln] = per_line.get(ln, 0) + 1
     default = 1.0
+    notes = list(pt.notes)
     out: list[TimedStep] = []
     for i, ((name, args), ln) in enumerate(zip(pt.steps, pt.lines, strict=True), start=1):
         source = "" if is_json or ln > len(raw) else raw[ln - 1].split(";", 1)[0]
@@ -646,10 +651,26 @@ def read_temporal_plan(text: str) -> tuple[tuple[TimedStep, ...], tuple[str, ...
             time = _number(m.group(1), "time", ln)
         else:
             time, default = default, default + 1
+            if not is_json:
+                notes.append(f"line {ln}: no time before the step: time {time:g} (VAL's default)")
         d = _DURATION.search(source)
         duration = _number(d.group(1), "duration", ln) if d else None
         out.append(TimedStep(i, time, name.lower(), tuple(a.lower() for a in args), duration, ln))
-    return tuple(out), pt.notes
+    return tuple(out), tuple(notes)
+
+
+def _is_json(text: str) -> bool:
+    """Whether the plan is JSON (then it has no times), read as the plan reader does."""
+    import json
+
+    stripped = text.strip()
+    if not stripped.startswith(("[", "{")):
+        return False
+    try:
+        json.loads(stripped)
+    except ValueError:
+        return False
+    return True
 
 
 # --- checking ------------------------------------------------------------------------------

@@ -403,3 +403,23 @@ def test_a_bad_timed_literal_is_bad_input(
     code = main(["verify", "--domain", str(d / "domain.pddl"), "--problem",
                  str(tmp_path / "p.pddl"), "--plan", str(tmp_path / "plan"), "--json"])  # fmt: skip
     assert code == 2
+
+
+def test_llm_noise_around_timed_steps() -> None:
+    """Markdown around the times, bullets, prose and markers are read as the classical
+    reader reads them; a dash glued to the number is a negative time, not a bullet; a step
+    without a time gets VAL's default, with a note."""
+    text = (
+        "Here is my plan:\n**0.5:** (FILL a) [1]\n- 1.0: (fill b) [2]\n-2.0: (fill b) [2]\n"
+        "> 4.5: (fill a)  [1] ; done\n(check a) [1]\n[PLAN END]\n(ignored after the end)\n"
+    )
+    steps, notes = read_temporal_plan(text)
+    assert [(s.time, s.name, s.args, s.duration) for s in steps] == [
+        (0.5, "fill", ("a",), 1.0),
+        (1.0, "fill", ("b",), 2.0),
+        (-2.0, "fill", ("b",), 2.0),
+        (4.5, "fill", ("a",), 1.0),
+        (1.0, "check", ("a",), 1.0),
+    ]
+    assert any("no time before the step" in n for n in notes)
+    assert any("prose skipped" in n for n in notes)
