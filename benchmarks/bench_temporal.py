@@ -37,6 +37,7 @@ from planproof.pddl.numeric import evaluate  # noqa: E402
 from planproof.pddl.reader import read_problem  # noqa: E402
 from planproof.pddl.temporal import (  # noqa: E402
     _DUR_KEY,
+    SNAP,
     TemporalTask,
     _collect,
     _Eval,
@@ -80,7 +81,7 @@ def _macro(
     use = _Use()
     cur = State(state.atoms, {**state.values, _DUR_KEY: d})
     for snap in ("start", "inv", "end"):
-        op = task.operators[f"{name}#{snap}"]
+        op = task.operators[f"{name}{SNAP}{snap}"]
         ev = _Eval(task, cur)
         if not ev.holds(op.precondition, env):
             return None

@@ -513,7 +513,9 @@ USAGE: dict[tuple[str, ...], tuple[str, str]] = {
     ),
     ("evaluate", "housekeep"): (
         "0 evaluated, 1 an expected value differs (or --require-success failed), 2 bad input",
-        "planproof evaluate housekeep eps.jsonl --preferences prefs.csv --output results/hk",
+        "planproof evaluate housekeep eps.jsonl --preferences prefs.csv --output results/hk\n"
+        "  planproof evaluate housekeep test/Beechwood_1_int.json.gz --plan oracle_first_correct "
+        "nothing",
     ),
     ("evaluate", "partnr"): (
         "0 evaluated, 1 a plan differs from its expect block (or --require-success failed), "
@@ -661,13 +663,79 @@ def _silence_stdout() -> None:
         pass
 
 
+class UsageError(SystemExit):
+    """An argparse usage error (unknown option, missing argument, bad choice), raised
+    instead of printed so that :func:`main` presents it like every other bad input: on
+    stderr after the usage line, or as one JSON object on stdout with ``--json``."""
+
+    def __init__(self, message: str, usage: str) -> None:
+        super().__init__(EXIT_BAD_INPUT)
+        self.message = message
+        self.usage = usage
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse with the one error prefix for usage errors (exit status 2)."""
+    """argparse whose usage errors are raised as :class:`UsageError` (exit status 2), and
+    whose bad choices say "did you mean" (difflib's closest match)."""
 
     def error(self, message: str) -> Any:
-        self.print_usage(sys.stderr)
-        print(ERROR_PREFIX + message, file=sys.stderr)
-        raise SystemExit(EXIT_BAD_INPUT)
+        raise UsageError(message, self.format_usage())
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        if action.choices is not None and value not in action.choices:
+            close = _close_matches(str(value), [str(c) for c in action.choices])
+            if close:
+                shown = ", ".join(repr(c) for c in action.choices)
+                raise argparse.ArgumentError(
+                    action,
+                    f"invalid choice: {value!r} (choose from {shown}); did you mean {close}?",
+                )
+        super()._check_value(action, value)
+
+
+def _close_matches(word: str, candidates: Sequence[str]) -> str:
+    """``'a'`` or ``'a' or 'b'``: the candidates closest to a misspelt word, or ''."""
+    import difflib
+
+    found = difflib.get_close_matches(word, candidates, n=2, cutoff=0.6)
+    return " or ".join(repr(c) for c in found)
+
+
+def _leaf_parser(parser: argparse.ArgumentParser, argv: Sequence[str]) -> list[Any]:
+    """The parsers the command line walked through, top first (``planproof evaluate
+    teach`` → the top parser, ``evaluate``'s, ``teach``'s)."""
+    chain: list[Any] = [parser]
+    for token in argv:
+        subs = [a for a in chain[-1]._actions if isinstance(a, argparse._SubParsersAction)]
+        if subs and token in subs[0].choices:
+            chain.append(subs[0].choices[token])
+    return chain
+
+
+def _suggest_options(message: str, parser: argparse.ArgumentParser, argv: Sequence[str]) -> str:
+    """The usage error with "did you mean '--dataset'?" for each misspelt option given
+    (``--datset``), matched against the options of the (sub)command it was given to; a
+    misspelt required option is first reported as missing, so every message is looked at."""
+    options = {o for p in _leaf_parser(parser, argv) for a in p._actions for o in a.option_strings}
+    hints = []
+    for token in dict.fromkeys(
+        t.split("=", 1)[0] for t in argv if t.startswith("--") and t != "--"
+    ):
+        if token not in options:
+            close = _close_matches(token, sorted(options))
+            hints.append(f"{token}: did you mean {close}?" if close else f"{token}: no such option")
+    return message + ("; " + "; ".join(hints) if hints else "")
+
+
+def _present_usage(err: UsageError, as_json: bool) -> int:
+    """A usage error: usage line and prefixed message on stderr, or one JSON object."""
+    if as_json:
+        data = {"ok": False, "error": "usage", "message": err.message, "usage": err.usage.strip()}
+        print(json.dumps(data, indent=2, sort_keys=True))
+    else:
+        print(err.usage, end="", file=sys.stderr)
+        print(ERROR_PREFIX + err.message, file=sys.stderr)
+    return EXIT_BAD_INPUT
 
 
 def wants_json(args: argparse.Namespace) -> bool:
@@ -695,9 +763,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     bad_argument = _check_argv(given)
     if bad_argument is not None:
         return present_error(bad_argument, "--json" in given)
+    as_json = "--json" in given
     try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:  # argparse: usage errors are bad input
+        args = parser.parse_args(given)
+    except UsageError as err:  # argparse: usage errors are bad input
+        if err.message.startswith("unrecognized arguments"):  # raised by the top parser
+            err.usage = _leaf_parser(parser, given)[-1].format_usage()
+        err.message = _suggest_options(err.message, parser, given)
+        return _present_usage(err, as_json)
+    except SystemExit as exc:  # --help, --version
         return EXIT_BAD_INPUT if exc.code not in (0, None) else EXIT_YES
     args.json = wants_json(args)
     try:

@@ -260,7 +260,9 @@ FILE_BYTES: dict[str, Callable[[], bytes]] = {
 }
 """Regular files of bad content, made once per probe."""
 
-SPECIAL_PATHS = ("directory", "under-a-file", "missing", "/dev/null", "/dev/zero")
+SPECIAL_PATHS = (
+    "directory", "under-a-file", "missing", "fifo", "/dev/null", "/dev/zero", "/dev/urandom",
+)  # fmt: skip
 
 OUTPUT_VALUES = ("existing-directory", "existing-file", "under-a-file", "/dev/null")
 
@@ -283,7 +285,7 @@ TEXTS: dict[str, Arg] = {
 SUSPECT_WHEN_OK: dict[str, frozenset[str]] = {
     "input": frozenset(
         {"binary", "invalid-utf8", "utf16-bom", "utf16-no-bom", "utf32", "deep-nesting"}
-        | {"directory", "missing", "under-a-file"}
+        | {"directory", "missing", "under-a-file", "fifo", "/dev/zero", "/dev/urandom"}
     ),
     "cache": frozenset(
         {"binary", "invalid-utf8", "utf16-bom", "utf16-no-bom", "utf32", "directory"}
@@ -476,6 +478,8 @@ def make_fixtures(d: Path, *, only: frozenset[str] | set[str] | None = None) -> 
         if only is None or name in only:
             (d / name).write_bytes(make())
     (d / "directory").mkdir(exist_ok=True)
+    if not (d / "fifo").exists():
+        os.mkfifo(d / "fifo")  # a reader that opens it blocks until someone writes
     (d / "plain").write_text("x", encoding="utf-8")
     (d / "out-existing-directory").mkdir(exist_ok=True)
     (d / "out-existing-file").write_text("x", encoding="utf-8")

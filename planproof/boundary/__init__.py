@@ -18,8 +18,24 @@ from planproof.boundary.json_doc import (
     read_json,
 )
 from planproof.boundary.options import check_seconds
-from planproof.boundary.outputs import output_dir, output_file, write_text
-from planproof.boundary.text import check_text, decode, read_bytes, read_text, surrogate_at
+from planproof.boundary.outputs import (
+    output_dir,
+    output_file,
+    output_lock,
+    replace_json,
+    replace_lines,
+    replace_text,
+    write_text,
+)
+from planproof.boundary.text import (
+    check_text,
+    decode,
+    open_regular,
+    read_bytes,
+    read_limited,
+    read_text,
+    surrogate_at,
+)
 
 __all__ = [
     "InputError",
@@ -32,11 +48,17 @@ __all__ = [
     "json_documents",
     "json_lines",
     "loads",
+    "open_regular",
     "output_dir",
     "output_file",
+    "output_lock",
     "read_bytes",
     "read_json",
+    "read_limited",
     "read_text",
+    "replace_json",
+    "replace_lines",
+    "replace_text",
     "surrogate_at",
     "write_text",
 ]

@@ -27,6 +27,7 @@ InputKind: TypeAlias = Literal[
     "bad-shape",
     "bad-number",
     "bad-output",
+    "busy",
 ]
 
 

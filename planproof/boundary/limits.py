@@ -8,6 +8,7 @@ stays bounded by the input's size and not only by a time limit.
 from __future__ import annotations
 
 __all__ = [
+    "LOCAL_WORKERS_PER_CPU",
     "MAX_FILE_BYTES",
     "MAX_FORMULA_DEPTH",
     "MAX_JSONL_LINES",
@@ -15,6 +16,7 @@ __all__ = [
     "MAX_PDDL_CHARS",
     "MAX_SECONDS",
     "MAX_TEXT_CHARS",
+    "MAX_WORKERS",
 ]
 
 MAX_FILE_BYTES = 50_000_000
@@ -41,3 +43,12 @@ MAX_JSONL_LINES = 1_000_000
 MAX_SECONDS = 86_400.0
 """Longest time limit accepted by any ``--timeout`` (one day); solvers take milliseconds
 as 32-bit integers, so larger values would overflow them."""
+
+MAX_WORKERS = 1024
+"""Largest ``--workers`` or ``--concurrency`` accepted (worker processes, or LLM calls in
+flight). The local executor further starts at most ``LOCAL_WORKERS_PER_CPU`` processes per
+CPU it may use, whatever is asked: more only costs memory and start-up."""
+
+LOCAL_WORKERS_PER_CPU = 2
+"""Local worker processes per usable CPU at most (``--workers``/``--concurrency`` above it
+are clamped, not refused: the same command runs on a laptop and on a large machine)."""

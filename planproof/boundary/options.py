@@ -13,9 +13,16 @@ import math
 from collections.abc import Callable
 
 from planproof.boundary.errors import InputError
-from planproof.boundary.limits import MAX_SECONDS
+from planproof.boundary.limits import MAX_SECONDS, MAX_WORKERS
 
-__all__ = ["check_seconds", "count", "number_between", "positive_count", "seconds"]
+__all__ = [
+    "check_seconds",
+    "count",
+    "number_between",
+    "positive_count",
+    "seconds",
+    "worker_count",
+]
 
 
 def check_seconds(value: float, *, source: str = "timeout") -> float:
@@ -65,7 +72,7 @@ def number_between(low: float, high: float) -> Callable[[str], float]:
     return parse
 
 
-def _integer(minimum: int) -> Callable[[str], int]:
+def _integer(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -73,6 +80,10 @@ def _integer(minimum: int) -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
         if value < minimum:
             raise argparse.ArgumentTypeError(f"{value} is below {minimum}; give {minimum} or more")
+        if maximum is not None and value > maximum:
+            raise argparse.ArgumentTypeError(
+                f"{value} is over the limit of {maximum} (docs/limits.md)"
+            )
         return value
 
     parse.__name__ = f"integer_from_{minimum}"
@@ -83,3 +94,5 @@ count = _integer(0)
 """argparse ``type=`` for a count that may be zero (``--limit``)."""
 positive_count = _integer(1)
 """argparse ``type=`` for a count of at least one (``--max-steps``, ``--concurrency``)."""
+worker_count = _integer(1, MAX_WORKERS)
+"""argparse ``type=`` for ``--workers`` and ``--concurrency``: 1 to :data:`MAX_WORKERS`."""

@@ -7,11 +7,30 @@ it up front with a typed error, and :func:`write_text` turns a late ``OSError`` 
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 from planproof.boundary.errors import InputError
 
-__all__ = ["output_dir", "output_file", "write_text"]
+__all__ = [
+    "LOCK_NAME",
+    "output_dir",
+    "output_file",
+    "output_lock",
+    "replace_json",
+    "replace_lines",
+    "replace_text",
+    "write_text",
+]
+
+LOCK_NAME = ".planproof.lock"
+"""The lock file :func:`output_lock` keeps in an output directory (holding its writer's
+process id)."""
 
 
 def _refuse_under_a_file(path: Path, source: str) -> None:
@@ -79,3 +98,68 @@ def write_text(path: str | Path, text: str, *, source: str = "--out") -> Path:
             hint="check the path and its permissions",
         ) from None
     return p
+
+
+@contextlib.contextmanager
+def output_lock(path: str | Path, *, source: str = "--output") -> Iterator[Path]:
+    """The output directory (checked and created as by :func:`output_dir`), held by this
+    process alone until the block ends: a second process given the same directory is
+    refused at once, before any work, naming the holder's process id. An advisory
+    ``flock`` on :data:`LOCK_NAME`, released by the kernel when the holder ends (``kill
+    -9`` included), so a stale lock never blocks a rerun."""
+    import fcntl
+
+    d = output_dir(path, source=source)
+    lock = d / LOCK_NAME
+    try:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+    except OSError as exc:
+        raise InputError(
+            f"cannot create the lock file {lock} ({exc.strerror or exc})",
+            source=source,
+            kind="bad-output",
+            hint="check the directory's permissions",
+        ) from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
+            raise InputError(
+                f"another planproof process (pid {holder}) is writing {d}",
+                source=source,
+                kind="busy",
+                hint="wait for it to finish, or give another output directory",
+            ) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+        yield d
+    finally:
+        os.close(fd)  # releases the lock; the file stays (unlinking it would race)
+
+
+def replace_lines(path: Path, rows: Iterable[str]) -> None:
+    """Write ``path`` from text chunks under a temporary name unique to this process, then
+    rename it over ``path`` in one step: a reader (or a kill) sees the old complete file
+    or the new complete file, never a mix, and two writers never share a temporary."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        os.fchmod(fd, 0o644)  # mkstemp's 0600 would hide results from the group
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            for row in rows:
+                fh.write(row)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def replace_text(path: Path, text: str) -> None:
+    """:func:`replace_lines` for one text."""
+    replace_lines(path, (text,))
+
+
+def replace_json(path: Path, data: Any, **dumps: Any) -> None:
+    """One JSON document, replaced atomically (``dumps`` as for ``json.dumps``)."""
+    replace_text(path, json.dumps(data, **dumps) + "\n")

@@ -13,6 +13,7 @@ import os
 import re
 import stat
 from pathlib import Path
+from typing import BinaryIO
 
 from planproof.boundary.errors import InputError
 from planproof.boundary.limits import MAX_FILE_BYTES, MAX_TEXT_CHARS
@@ -21,7 +22,9 @@ __all__ = [
     "check_text",
     "decode",
     "line_column",
+    "open_regular",
     "read_bytes",
+    "read_limited",
     "read_text",
     "surrogate_at",
 ]
@@ -156,26 +159,67 @@ def _too_large(source: str, size: str, max_bytes: int) -> InputError:
     )
 
 
-def read_bytes(path: str | Path, *, max_bytes: int = MAX_FILE_BYTES) -> bytes:
-    """The bytes of an input file, at most ``max_bytes`` of them (a directory, a missing
-    file or a larger file is a typed error; devices are read up to the bound)."""
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _not_regular(source: str, mode: int) -> InputError:
+    what = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+    return InputError(
+        f"is {what}, not a regular file",
+        source=source,
+        kind="not-a-file",
+        hint="give a regular file (special files are never read: they can block or never end)",
+    )
+
+
+def open_regular(path: str | Path, *, max_bytes: int | None = MAX_FILE_BYTES) -> BinaryIO:
+    """An input file opened for reading, refused at once (naming the path) unless it is a
+    regular file of at most ``max_bytes`` bytes (None: the reader bounds each line): a FIFO
+    would block the reader forever and a device (``/dev/zero``, ``/dev/urandom``) never
+    ends. The file is opened without blocking and checked again on the open descriptor, so
+    a FIFO swapped in after the first check cannot block either."""
     p = Path(path)
     source = str(p)
     st = _stat(p, source)
-    if stat.S_ISDIR(st.st_mode):
-        raise InputError(
-            "is a directory, not a file", source=source, kind="not-a-file", hint="give a file"
-        )
-    if stat.S_ISREG(st.st_mode) and st.st_size > max_bytes:
+    if not stat.S_ISREG(st.st_mode):
+        raise _not_regular(source, st.st_mode)
+    if max_bytes is not None and st.st_size > max_bytes:
         raise _too_large(source, f"{st.st_size} bytes", max_bytes)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     try:
-        with p.open("rb") as fh:
-            data = fh.read(max_bytes + 1)
+        fd = os.open(p, flags)
+    except OSError as exc:
+        raise _unreadable(source, exc) from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise _not_regular(source, mode)
+    return os.fdopen(fd, "rb")
+
+
+def read_limited(fh: BinaryIO, *, source: str, max_bytes: int = MAX_FILE_BYTES) -> bytes:
+    """At most ``max_bytes`` bytes of an open stream (standard input, say), or a typed
+    error when there are more."""
+    try:
+        data = fh.read(max_bytes + 1)
     except OSError as exc:
         raise _unreadable(source, exc) from None
     if len(data) > max_bytes:
         raise _too_large(source, "more bytes", max_bytes)
     return data
+
+
+def read_bytes(path: str | Path, *, max_bytes: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a regular input file of at most ``max_bytes`` bytes (anything else —
+    a directory, a FIFO, a device, a missing or larger file — is a typed error)."""
+    with open_regular(path, max_bytes=max_bytes) as fh:
+        return read_limited(fh, source=str(path), max_bytes=max_bytes)
 
 
 def read_text(path: str | Path, *, max_bytes: int = MAX_FILE_BYTES) -> str:

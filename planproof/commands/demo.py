@@ -11,7 +11,7 @@ import argparse
 import os
 from pathlib import Path
 
-from planproof.boundary.options import count, positive_count
+from planproof.boundary.options import count, worker_count
 from planproof.commands.executor_options import add_executor_arguments
 from planproof.interface.modules import DATASETS, MODULES
 
@@ -28,7 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--limit", type=count, help="only the first K tasks")
     parser.add_argument(
-        "--concurrency", type=positive_count, default=os.cpu_count() or 1, help="worker processes"
+        "--concurrency", type=worker_count, default=os.cpu_count() or 1, help="worker processes"
     )
     parser.add_argument("--output", type=Path, help="run directory")
     parser.add_argument("--cache", type=Path, help="SQLite response cache")

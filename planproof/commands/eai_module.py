@@ -106,6 +106,12 @@ def evaluate_file(
     return results, info, tasks, answers
 
 
+def output_path(args: argparse.Namespace, module: str) -> Path:
+    """``--output``, or ``planproof-results/MODULE-DATASET``."""
+    out: Path = args.output or Path("planproof-results") / f"{module}-{args.dataset}"
+    return out
+
+
 def write_outputs(
     args: argparse.Namespace,
     module: str,
@@ -117,18 +123,20 @@ def write_outputs(
 ) -> Path | str:
     """results.jsonl + summary.json (+ the answers scored, responses.jsonl, for the
     report) in ``--output``; the directory, or an error message."""
+    from planproof.boundary import replace_json, replace_lines
     from planproof.runs.modules import with_task_fields
 
-    out: Path = args.output or Path("planproof-results") / f"{module}-{args.dataset}"
-    try:
+    out = output_path(args, module)
+    rows = with_task_fields([r.to_dict() for r in results], tasks)
+    try:  # each file replaced whole: a reader or a kill never sees half of one
         out.mkdir(parents=True, exist_ok=True)
-        with (out / "responses.jsonl").open("w", encoding="utf-8") as f:
-            for a in answers:
-                f.write(json.dumps(a, ensure_ascii=False) + "\n")
-        with (out / "results.jsonl").open("w", encoding="utf-8") as f:
-            for row in with_task_fields([r.to_dict() for r in results], tasks):
-                f.write(json.dumps(row, ensure_ascii=False) + "\n")
-        (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+        replace_lines(
+            out / "responses.jsonl", (json.dumps(a, ensure_ascii=False) + "\n" for a in answers)
+        )
+        replace_lines(
+            out / "results.jsonl", (json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+        )
+        replace_json(out / "summary.json", summary, indent=2)
     except OSError as exc:
         return f"cannot write results to {out}: {exc}"
     return out
@@ -155,33 +163,34 @@ def run_module(
     summarise, write the outputs, print the summary (JSON) or a table."""
     import time
 
-    if args.output is not None:
-        from planproof.boundary import output_dir
+    from planproof.boundary import output_lock
 
-        output_dir(args.output)  # refused before the work, not after it
-    start = time.perf_counter()
-    results, info, tasks, answers = evaluate_file(args, gold, score, failed)
-    summary = summarize(results)
-    summary.update(
-        module=module,
-        dataset=args.dataset,
-        source=str(args.responses) if args.responses else source,
-        **(extra or {}),
-        tasks_in_dataset=len(tasks),
-        tasks_without_response=len(tasks) - len(results),
-        **info,
-        seconds=round(time.perf_counter() - start, 3),
-    )
-    out = write_outputs(args, module, results, summary, answers=answers, tasks=tasks)
-    if isinstance(out, str):
-        raise BadInput(out)
-    if args.json:
-        print(json.dumps(summary, indent=2))
-    else:
-        table(summary, out)
-        from planproof.commands.failures import CLASSIFY, failures, print_failures
+    # checked and locked before the work: a second evaluate writing the same directory is
+    # refused at once instead of interleaving its files with this one's
+    with output_lock(output_path(args, module)):
+        start = time.perf_counter()
+        results, info, tasks, answers = evaluate_file(args, gold, score, failed)
+        summary = summarize(results)
+        summary.update(
+            module=module,
+            dataset=args.dataset,
+            source=str(args.responses) if args.responses else source,
+            **(extra or {}),
+            tasks_in_dataset=len(tasks),
+            tasks_without_response=len(tasks) - len(results),
+            **info,
+            seconds=round(time.perf_counter() - start, 3),
+        )
+        out = write_outputs(args, module, results, summary, answers=answers, tasks=tasks)
+        if isinstance(out, str):
+            raise BadInput(out)
+        if args.json:
+            print(json.dumps(summary, indent=2))
+        else:
+            table(summary, out)
+            from planproof.commands.failures import CLASSIFY, failures, print_failures
 
-        rows = [r.to_dict() for r in results]
-        names = {t.identifier: t.name for t in tasks}
-        print_failures(failures(rows, CLASSIFY[module]), len(rows), names)
-    return 0
+            rows = [r.to_dict() for r in results]
+            names = {t.identifier: t.name for t in tasks}
+            print_failures(failures(rows, CLASSIFY[module]), len(rows), names)
+        return 0

@@ -2,16 +2,17 @@
 score them with the paper's evaluation functions.
 
 With no files it runs the bundled corpus (``planproof/examples/partnr``: 33 episodes over
-two houses, with a gold plan and wrong plans for each). Every plan gets one record:
-success, percent complete, steps, planning cycles, task offloading, extraneous effort,
-the first execution error (classified: parsing, hallucination, affordance naming the
-agent, missing step, wrong order...), the failure explanation and, with ``--ltl``, the
-percent complete of the compiled LTL view. With ``--output DIR`` writes ``results.jsonl``
-(one record per plan, with the episode's instruction and the agents' actions) and
-``summary.json`` (the averages, plus the plans per failure kind and per execution error),
-which ``planproof report`` reads. Exit status: 0 evaluated (and every ``expect``
-block in the plans file matched), 1 an ``expect`` block differs (or, with
-``--require-success``, a plan failed), 2 bad input.
+two houses, with a gold plan and wrong plans for each). planproof wrote that corpus; it is
+not taken from the PARTNR benchmark, and the run says so (:data:`CORPUS_PROVENANCE`).
+Every plan gets one record: success, percent complete, steps, planning cycles, task
+offloading, extraneous effort, the first execution error (classified: parsing,
+hallucination, affordance naming the agent, missing step, wrong order...), the failure
+explanation and, with ``--ltl``, the percent complete of the compiled LTL view. With
+``--output DIR`` writes ``results.jsonl`` (one record per plan, with the episode's
+instruction and the agents' actions) and ``summary.json`` (the averages, plus the plans per
+failure kind and per execution error), which ``planproof report`` reads. Exit status: 0
+evaluated (and every ``expect`` block in the plans file matched), 1 an ``expect`` block
+differs (or, with ``--require-success``, a plan failed), 2 bad input.
 """
 
 from __future__ import annotations
@@ -34,13 +35,22 @@ MAX_BYTES = 50_000_000
 TOLERANCE = 1e-9
 
 
+CORPUS_PROVENANCE = (
+    "the bundled corpus (planproof/examples/partnr: 33 episodes over two houses, 75 plans) "
+    "was written by planproof, not taken from the PARTNR benchmark: scenes, instructions, "
+    "evaluation functions, plans and expected outcomes are planproof's own, in the "
+    "benchmark's formats (docs/partnr.md §2)"
+)
+"""Said in the summary, the table and the report whenever the bundled episodes are used."""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--episodes",
         type=Path,
         default=None,
         help="episodes file ({'scenes': ..., 'episodes': [...]} or a list); "
-        "default: the bundled corpus",
+        "default: the bundled corpus, written by planproof (not the PARTNR benchmark's)",
     )
     parser.add_argument(
         "--plans",
@@ -194,6 +204,9 @@ def run(args: argparse.Namespace) -> int:
     from planproof.metrics.partnr import aggregate
 
     summary = {**aggregate(rows), **_failure_counts(records, mismatches)}
+    if args.episodes is None:
+        summary["corpus"] = "planproof (bundled)"
+        summary["notes"] = [CORPUS_PROVENANCE]
     if args.output is not None:
         _write(args.output, records, summary)
     if args.json:
@@ -265,8 +278,10 @@ def _table(records: list[dict[str, Any]], summary: Mapping[str, Any], mismatches
         ", ".join(
             f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}"
             for k, v in summary.items()
-            if not isinstance(v, dict)  # the failure counts: in --json and summary.json
+            if isinstance(v, int | float)  # the failure counts: in --json and summary.json
         )
     )
+    for note in summary.get("notes", []):
+        console.print(f"note: {note}")
     if mismatches:
         console.print(f"{mismatches} plan(s) differ from their expect block")

@@ -73,25 +73,56 @@ def run(args: argparse.Namespace) -> int:
         return _fail(args, str(exc))
     rows: list[dict[str, Any]] = []
     metrics = []
+    reference_metrics = []  # GC as the reference's checker counts it (its whole-object quirk)
     for r in runs:
-        m = episode_metrics(
-            r.episode.episode_id,
-            r.episode.task.name,
-            success=r.final_status.success,
-            initial=(r.initial_status.gc_satisfied, r.initial_status.gc_total),
-            final=(r.final_status.gc_satisfied, r.final_status.gc_total),
-            reference_length=(
-                r.episode.reference_length if r.episode.reference_length is not None else r.steps
-            ),
-            length=r.steps,
+        m, theirs = (
+            episode_metrics(
+                r.episode.episode_id,
+                r.episode.task.name,
+                success=r.final_status.success,
+                initial=(initial, r.initial_status.gc_total),
+                final=(final, r.final_status.gc_total),
+                reference_length=(
+                    r.episode.reference_length
+                    if r.episode.reference_length is not None
+                    else r.steps
+                ),
+                length=r.steps,
+            )
+            for initial, final in (
+                (r.initial_status.gc_satisfied, r.final_status.gc_satisfied),
+                (r.initial_status.gc_satisfied_reference, r.final_status.gc_satisfied_reference),
+            )
         )
         metrics.append(m)
-        rows.append({**r.to_dict(), "actions": list(r.episode.actions), "metrics": m.to_dict()})
+        reference_metrics.append(theirs)
+        row = {**r.to_dict(), "actions": list(r.episode.actions), "metrics": m.to_dict()}
+        if theirs != m:
+            row["reference_reading"] = {
+                k: getattr(theirs, k) for k in ("gc", "gc_final", "tlw_gc", "completed", "needed")
+            }
+        rows.append(row)
     summary: dict[str, Any] = {
         "benchmark": "teach",
         "overall": summarise(metrics).to_dict(),
         "by_task": {k: v.to_dict() for k, v in summarise_by_task(metrics).items()},
     }
+    differing = sum(1 for row in rows if "reference_reading" in row)
+    if differing:
+        theirs_overall = summarise(reference_metrics)
+        summary["reference_reading"] = {
+            "episodes_differing": differing,
+            **{
+                k: getattr(theirs_overall, k)
+                for k in ("gc_macro", "gc_pooled", "tlw_gc_macro", "tlw_gc_weighted")
+            },
+        }
+        summary["notes"] = [
+            f"GC in the reference's reading differs on {differing} of {len(rows)} "
+            f"episode(s): {theirs_overall.gc_macro:.1%} against planproof's "
+            f"{summary['overall']['gc_macro']:.1%} (TEACh's whole-object quirk in "
+            "check_component_n_instances, docs/teach.md)"
+        ]
     try:
         if args.output:
             args.output.mkdir(parents=True, exist_ok=True)
@@ -106,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
-        _table(rows, summary["overall"])
+        _table(rows, summary)
     return 0
 
 
@@ -115,16 +146,21 @@ def _fail(args: argparse.Namespace, message: str) -> int:
     raise BadInput(message)
 
 
-def _table(rows: list[dict[str, Any]], overall: dict[str, Any]) -> None:
+def _table(rows: list[dict[str, Any]], summary: dict[str, Any]) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    overall = summary["overall"]
+    both = "reference_reading" in summary  # GC in both readings only where they differ
     t = Table(title="TEACh episodes")
-    for col in ("episode", "task", "success", "GC", "TLW-SR", "TLW-GC", "steps", "failures"):
+    cols = ["episode", "task", "success", "GC", "TLW-SR", "TLW-GC", "steps", "failures"]
+    if both:
+        cols.insert(4, "GC (reference)")
+    for col in cols:
         t.add_column(col)
     for r in rows:
         m = r["metrics"]
-        t.add_row(
+        cells = [
             r["id"],
             r["task"],
             "yes" if m["success"] else "no",
@@ -133,9 +169,17 @@ def _table(rows: list[dict[str, Any]], overall: dict[str, Any]) -> None:
             f"{m['tlw_gc']:.2f}",
             str(r["steps"]),
             str(len(r["failures"])),
-        )
+        ]
+        if both:
+            theirs = r.get("reference_reading")
+            cells.insert(4, f"{theirs['gc']:.2f}" if theirs else "same")
+        t.add_row(*cells)
     console = Console()
+    if not console.is_terminal:  # a pipe or a file: keep the columns whole
+        console = Console(width=160)
     console.print(t)
+    for note in summary.get("notes", []):
+        console.print(note)
     console.print(
         f"SR {overall['success_rate']:.1%}  GC {overall['gc_macro']:.1%} "
         f"(pooled {overall['gc_pooled']:.1%})  TLW-SR {overall['tlw_success_weighted']:.1%}  "

@@ -62,7 +62,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from planproof.boundary import output_dir
+    from planproof.boundary import output_lock
+
+    out: Path = args.output or Path("planproof-results") / f"transition-modeling-{args.dataset}"
+    with output_lock(out):  # checked and held before the work (one writer at a time)
+        return _run(args, out)
+
+
+def _run(args: argparse.Namespace, out: Path) -> int:
+    from planproof.boundary import replace_json, replace_lines
     from planproof.commands.eai_module import load_tasks
     from planproof.commands.matching import match, tell
     from planproof.commands.progress import progress_bar
@@ -71,8 +79,6 @@ def run(args: argparse.Namespace) -> int:
     from planproof.pddl.eai import load_eai_pddl
     from planproof.runs.modules import with_task_fields
 
-    if args.output is not None:
-        output_dir(args.output)  # refused before the work, not after it
     if args.limit is not None and args.limit < 1:
         raise BadInput("--limit must be at least 1")
     config = executor_config(args)
@@ -119,18 +125,14 @@ def run(args: argparse.Namespace) -> int:
         "source": str(args.responses) if args.responses else "gold operators",
         **info,
     }
-    out: Path = args.output or Path("planproof-results") / f"transition-modeling-{args.dataset}"
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        with (out / "responses.jsonl").open("w", encoding="utf-8") as fh:
-            for r in responses:
-                fh.write(json.dumps({**r, "error": None}, ensure_ascii=False) + "\n")
-        with (out / "results.jsonl").open("w", encoding="utf-8") as fh:
-            for row in with_task_fields([t.to_dict() for t in report.tasks], tasks):
-                fh.write(json.dumps(row, sort_keys=True) + "\n")
-        (out / "summary.json").write_text(
-            json.dumps(summary, indent=2, sort_keys=True) + "\n", encoding="utf-8"
+    rows = with_task_fields([t.to_dict() for t in report.tasks], tasks)
+    try:  # each file replaced whole: a reader or a kill never sees half of one
+        replace_lines(
+            out / "responses.jsonl",
+            (json.dumps({**r, "error": None}, ensure_ascii=False) + "\n" for r in responses),
         )
+        replace_lines(out / "results.jsonl", (json.dumps(r, sort_keys=True) + "\n" for r in rows))
+        replace_json(out / "summary.json", summary, indent=2, sort_keys=True)
     except OSError as exc:
         raise BadInput(f"cannot write results to {out}: {exc}") from None
     if args.json:

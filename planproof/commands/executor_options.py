@@ -6,9 +6,10 @@ from __future__ import annotations
 import argparse
 import importlib.util
 
-from planproof.boundary.options import positive_count
+from planproof.boundary.options import worker_count
 from planproof.commands.errors import BadInput
 from planproof.executor import EXECUTORS, Executor, ExecutorConfig, ExecutorError, open_executor
+from planproof.executor.config import CONNECT_SECONDS, check_reachable
 
 
 def add_executor_arguments(parser: argparse.ArgumentParser, *, workers: bool = True) -> None:
@@ -24,7 +25,7 @@ def add_executor_arguments(parser: argparse.ArgumentParser, *, workers: bool = T
     if workers:
         group.add_argument(
             "--workers",
-            type=positive_count,
+            type=worker_count,
             help="worker processes (default: every CPU here, or of the Ray cluster; "
             "1 runs in this process)",
         )
@@ -45,6 +46,13 @@ def executor_config(args: argparse.Namespace) -> ExecutorConfig:
         raise BadInput(str(exc)) from None
     if config.kind == "ray" and importlib.util.find_spec("ray") is None:
         raise BadInput("--executor ray needs Ray: pip install 'planproof[ray]'")
+    address = config.ray_address() if config.kind == "ray" else None
+    if address is not None:  # an absent cluster fails here, before any work, within seconds
+        limit = min(CONNECT_SECONDS, getattr(args, "timeout", None) or CONNECT_SECONDS)
+        try:
+            check_reachable(address, limit)
+        except ExecutorError as exc:
+            raise BadInput(str(exc)) from None
     return config
 
 

@@ -200,13 +200,41 @@ def _reference_lookup() -> tuple[Any, list[str]]:
     return lookup, partial
 
 
+def _check_numbers(summary: Mapping[str, Any], path: Path) -> None:
+    """Every number in a user's summary is a finite float: a 4,000-digit integer or
+    ``Infinity`` would otherwise fail as an ``OverflowError`` deep in the tables. Walked
+    with a stack (the document's depth is bounded, but no recursion is needed)."""
+    import math
+
+    stack: list[tuple[str, object]] = [("$", summary)]
+    while stack:
+        where, v = stack.pop()
+        if isinstance(v, dict):
+            stack.extend((f"{where}.{k}", item) for k, item in v.items())
+        elif isinstance(v, list):
+            stack.extend((f"{where}[{i}]", item) for i, item in enumerate(v))
+        elif isinstance(v, int | float) and not isinstance(v, bool):
+            try:
+                finite = math.isfinite(float(v))
+            except OverflowError:
+                finite = False
+            if not finite:
+                digits = int(abs(v).bit_length() * 0.30103) + 1 if isinstance(v, int) else 0
+                shown = str(v) if isinstance(v, float) else f"an integer of about {digits} digits"
+                raise BadInput(
+                    f"{path} ({where}): {shown} is not a finite number; a summary holds "
+                    "rates and counts"
+                )
+
+
 def _user_runs(paths: Sequence[Path]) -> list[tuple[str, str, dict[str, Any]]]:
     """(module, label, summary) per summary.json under the given directories."""
     from planproof.runs.published_sweep import MODULES
 
     out: list[tuple[str, str, dict[str, Any]]] = []
     for root in paths:
-        found = [root / "summary.json"] if (root / "summary.json").is_file() else []
+        top = root / "summary.json"  # a FIFO or device here is named by read_json, not skipped
+        found = [top] if top.exists() or top.is_symlink() else []
         found += sorted(root.glob("*/summary.json"))
         if not found:
             raise BadInput(f"{root}: no summary.json here or one level down (a run directory?)")
@@ -216,6 +244,7 @@ def _user_runs(paths: Sequence[Path]) -> list[tuple[str, str, dict[str, Any]]]:
             summary = read_json(path)  # bounded size and depth, typed errors
             if not isinstance(summary, dict):
                 raise BadInput(f"{path}: not a summary object")
+            _check_numbers(summary, path)
             module = str(summary.get("module") or "")
             if module not in MODULES:
                 module = next((m for m in MODULES if path.parent.name.startswith(m)), "")

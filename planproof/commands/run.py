@@ -16,7 +16,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from planproof.boundary.options import count, number_between, positive_count, seconds
+from planproof.boundary.options import (
+    count,
+    number_between,
+    positive_count,
+    seconds,
+    worker_count,
+)
 from planproof.commands.errors import BadInput
 from planproof.commands.executor_options import add_executor_arguments, executor_config
 from planproof.interface.modules import DATASETS, MODULES
@@ -31,7 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--module", choices=MODULES, required=True, help="the EAI module")
     parser.add_argument("--dataset", choices=DATASETS, required=True, help="the EAI dataset")
-    parser.add_argument("--concurrency", type=positive_count, default=4, help="calls in flight (4)")
+    parser.add_argument("--concurrency", type=worker_count, default=4, help="calls in flight (4)")
     parser.add_argument("--limit", type=count, help="only the first K tasks")
     parser.add_argument(
         "--temperature", type=number_between(0.0, 2.0), default=0.0, help="0, as in the paper"

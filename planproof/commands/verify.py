@@ -23,9 +23,12 @@ import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from planproof.commands.errors import BadInput
+
+if TYPE_CHECKING:
+    from planproof.boundary import InputError
 
 EXIT_VALID, EXIT_INVALID, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -79,19 +82,28 @@ class _Bad(BadInput):
         super().__init__(message, kind=kind, detail=extra)
 
 
+def _as_bad(err: object) -> _Bad:
+    """An input error (or a message) as this command's bad input."""
+    from planproof.boundary import InputError
+
+    if isinstance(err, InputError):
+        return _Bad(str(err), {k: v for k, v in err.to_dict().items() if v is not None})
+    return _Bad(str(err))
+
+
 def _read(path: Path | str) -> str:
-    """A file (or standard input for ``-``) through the input boundary: UTF-8, bounded in
-    size; what cannot be read is bad input naming the file and the place."""
-    from planproof.boundary import InputError, read_text
+    """A regular file (or standard input for ``-``) through the input boundary: UTF-8,
+    bounded in size; FIFOs and devices are refused unread; what cannot be read is bad
+    input naming the file and the place."""
+    from planproof.boundary import InputError, decode, read_limited, read_text
 
     try:
         if str(path) == "-":
-            return sys.stdin.read()
+            return decode(read_limited(sys.stdin.buffer, source="<stdin>"), source="<stdin>")
         return read_text(path)
     except InputError as err:
-        detail = {k: v for k, v in err.to_dict().items() if v is not None}
-        raise _Bad(str(err), detail) from None
-    except (OSError, UnicodeDecodeError, ValueError) as exc:  # stdin; a NUL in the path
+        raise _as_bad(err) from None
+    except (OSError, ValueError) as exc:  # a NUL in the path
         raise _Bad(f"cannot read {path}: {exc}") from None
 
 
@@ -318,29 +330,78 @@ def _run_many(args: argparse.Namespace) -> int:
 
 
 def _run_cases(args: argparse.Namespace) -> int:
-    base = args.cases.parent
+    from planproof.boundary import InputError, open_regular
 
     def cases() -> Iterator[dict[str, Any]]:
         try:
-            fh = args.cases.open(encoding="utf-8")
-        except OSError as exc:
-            yield {"_error": f"cannot read {args.cases}: {exc}", "id": str(args.cases)}
+            fh = open_regular(args.cases, max_bytes=None)
+        except InputError as err:
+            yield {"_error": err, "id": str(args.cases)}
             return
         with fh:
-            for n, line in enumerate(fh, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    c = json.loads(line)
-                except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-                    yield {"_error": f"line {n}: not JSON ({exc})", "id": f"line {n}"}
-                    continue
-                if not isinstance(c, dict):
-                    yield {"_error": f"line {n}: a case is a JSON object", "id": f"line {n}"}
-                    continue
-                yield {"id": f"line {n}", **c}
+            yield from _case_lines(fh, str(args.cases))
 
-    return _batch(args, _Tasks(), cases(), base)
+    return _batch(args, _Tasks(), cases(), args.cases.parent)
+
+
+def _case_lines(fh: BinaryIO, source: str) -> Iterator[dict[str, Any]]:
+    """The cases of a JSON Lines file, one per non-blank line, each read on its own through
+    the input boundary (bounded line length, UTF-8, JSON depth), so a bad line is that
+    case's error and the next line is still read. A file in another encoding (UTF-16,
+    UTF-32) is one error for the whole file: its lines cannot be told apart."""
+    from planproof.boundary import InputError, decode, loads
+    from planproof.boundary.limits import MAX_FILE_BYTES, MAX_JSONL_LINES
+
+    n = 0
+    while True:
+        raw = fh.readline(MAX_FILE_BYTES + 1)
+        if not raw:
+            return
+        n += 1
+        where = f"line {n}"
+        if n > MAX_JSONL_LINES:
+            yield {
+                "_error": f"{source}: more than {MAX_JSONL_LINES} lines; the rest is not read "
+                "(split the file)",
+                "id": where,
+            }
+            return
+        if len(raw) > MAX_FILE_BYTES and not raw.endswith(b"\n"):
+            while raw and not raw.endswith(b"\n"):  # skip the rest of the line, unread
+                raw = fh.readline(MAX_FILE_BYTES)
+            yield {
+                "_error": f"{source} ({where}): over the limit of {MAX_FILE_BYTES} bytes; "
+                "put the plan in a plan_file",
+                "id": where,
+            }
+            continue
+        try:
+            text = decode(raw, source=source)
+        except InputError as err:
+            if err.kind == "wrong-encoding" and n == 1:  # the whole file is UTF-16/32
+                yield {"_error": err, "id": source}
+                return
+            yield {"_error": _at_line(err, where), "id": where}
+            continue
+        if not text.strip():
+            continue
+        try:
+            c = loads(text, source=source, where=where)
+        except InputError as err:
+            yield {"_error": err, "id": where}
+            continue
+        if not isinstance(c, dict):
+            yield {"_error": f"{source} ({where}): a case is a JSON object", "id": where}
+            continue
+        yield {"id": where, **c}
+
+
+def _at_line(err: InputError, where: str) -> InputError:
+    """``err`` with its place given within the file (``line 7, byte 3``)."""
+    from planproof.boundary import InputError
+
+    place = f"{where}, {err.where}" if err.where else where
+    return InputError(err.message, source=err.source, kind=err.kind, hint=err.hint, where=place)
 
 
 def _batch(
@@ -361,7 +422,7 @@ def _batch(
             out: dict[str, Any] = {"id": c.get("id")}
             try:
                 if "_error" in c:
-                    raise _Bad(str(c["_error"]))
+                    raise _as_bad(c["_error"])
                 fields = [c.get(k) for k in ("domain", "problem")]
                 if not all(isinstance(f, str | Path) for f in fields):
                     raise _Bad('a case needs "domain" and "problem" paths')

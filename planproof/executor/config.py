@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from planproof.boundary.limits import LOCAL_WORKERS_PER_CPU
 from planproof.executor.base import Executor, SerialExecutor
 
 EXECUTORS = ("local", "ray")
@@ -56,6 +57,10 @@ def open_executor(config: ExecutorConfig | None = None, *, tasks: int | None = N
     if config.kind == "ray":
         from planproof.executor.ray_executor import RayExecutor, RayUnavailableError
 
+        address = config.ray_address()
+        if address is not None:
+            check_reachable(address)  # before Ray's own minutes of retrying
+
         try:
             return RayExecutor(config.workers, config.ray_address())
         except RayUnavailableError as exc:
@@ -67,6 +72,7 @@ def open_executor(config: ExecutorConfig | None = None, *, tasks: int | None = N
                 f"{str(exc)[:300]}"
             ) from None
     workers = cpu_count() if config.workers is None else config.workers
+    workers = min(workers, LOCAL_WORKERS_PER_CPU * cpu_count())  # a bounded clamp
     if tasks is not None:
         workers = min(workers, tasks)
     if config.kind == "serial" or workers <= 1:
@@ -74,3 +80,38 @@ def open_executor(config: ExecutorConfig | None = None, *, tasks: int | None = N
     from planproof.executor.local import LocalExecutor
 
     return LocalExecutor(workers)
+
+
+CONNECT_SECONDS = 10.0
+"""How long a Ray address is given to accept a TCP connection before the command fails
+(``ray.init`` itself retries an absent cluster for many minutes)."""
+
+
+def check_reachable(address: str, timeout: float = CONNECT_SECONDS) -> None:
+    """Raise :class:`ExecutorError` at once when nothing accepts a TCP connection at a Ray
+    address (``HOST:PORT`` or ``ray://HOST:PORT``) within ``timeout`` seconds. ``auto``
+    and ``local`` name no socket and are left to Ray. Only reachability is checked: a
+    listening process that is not Ray is Ray's to report."""
+    import socket
+    from urllib.parse import urlsplit
+
+    if address in ("auto", "local"):
+        return
+    parts = urlsplit(address if "://" in address else f"//{address}")
+    try:
+        host, port = parts.hostname, parts.port
+    except ValueError:  # a port that is not a number, or out of range
+        host, port = None, None
+    if not host or port is None:
+        raise ExecutorError(
+            f"--ray-address {address!r} is not HOST:PORT or ray://HOST:PORT (or auto)"
+        )
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            pass
+    except OSError as exc:
+        why = "no answer" if isinstance(exc, TimeoutError) else (exc.strerror or str(exc))
+        raise ExecutorError(
+            f"cannot reach Ray at {address} ({why} within {timeout:g} s); start the "
+            "cluster, check the address, or drop --executor ray"
+        ) from None

@@ -163,8 +163,12 @@ def score(
     rooms: Collection[str] = (),
     visited_rooms: Collection[str] = (),
     variants: Variants = Variants(),
+    correct: Callable[[str, str], bool] | None = None,
 ) -> HousekeepScores:
-    """The metrics from plain data (see the module docstring for every formula)."""
+    """The metrics from plain data (see the module docstring for every formula).
+    ``correct(object, receptacle)`` overrides the votes' verdict (``c > 0.5``) on what is
+    correctly placed, as the reference does with its ``end_matrix``; ``c`` and ``mrr`` still
+    come from the votes."""
     if set(final) != set(initial):
         raise ValueError("initial and final placements must cover the same objects")
     per: list[ObjectScore] = []
@@ -172,7 +176,10 @@ def score(
         j0 = judge(o, initial[o])
         end = final[o]
         j1 = judge(o, end) if end is not None else Judgement()
-        init_ok, end_ok = j0.is_correct, end is not None and j1.is_correct
+        if correct is None:
+            init_ok, end_ok = j0.is_correct, end is not None and j1.is_correct
+        else:
+            init_ok, end_ok = correct(o, initial[o]), end is not None and correct(o, end)
         rr = (j1.mrr_all if variants.mrr == "all" else j1.mrr) if end_ok else 0.0
         was_picked = o in picked
         _check_log(o, initial[o], end, was_picked, interactions.get(o, 0))
@@ -235,8 +242,9 @@ def score_episode(
     outcome: Outcome,
     store: PreferenceStore,
     variants: Variants = Variants(),
+    correct: Callable[[str, str], bool] | None = None,
 ) -> HousekeepScores:
-    """The metrics of a replayed episode."""
+    """The metrics of a replayed episode (``correct``: as in :func:`score`)."""
 
     def judge(o: str, r: str | None) -> Judgement:
         return episode.judgement(store, o, r)
@@ -251,7 +259,42 @@ def score_episode(
         rooms=tuple(episode.rooms),
         visited_rooms=outcome.visited_rooms,
         variants=variants,
+        correct=correct,
     )
+
+
+def score_reference(
+    episode: Episode,
+    outcome: Outcome,
+    store: PreferenceStore,
+    variants: Variants = Variants(),
+) -> HousekeepScores | None:
+    """The reference's reading of a replayed episode (None when the episode does not carry
+    the reference's verdicts): correct means "marked in the episode's ``end_matrix``"
+    (``Episode.reference_correct``), so ``O_m``, ES, OS, PPE, MOC and which objects count
+    in RQ follow the reference's ``end_matrix``, while ``c`` (SOS) and ``mrr`` (RQ) are the
+    votes of the receptacle's own category, as in the reference's ``_add_obj_metrics``."""
+    table = episode.reference_correct
+    if table is None:
+        return None
+    return score_episode(episode, outcome, store, variants, correct=lambda o, r: r in table[o])
+
+
+def reading_differences(
+    planproof: HousekeepScores, reference: HousekeepScores
+) -> dict[str, object]:
+    """Where the two readings part: the objects judged differently at the start or at the
+    end (the substring rule's work) and the metrics that differ."""
+    objects = [
+        a.id
+        for a, b in zip(planproof.per_object, reference.per_object, strict=True)
+        if (a.initially_correct, a.finally_correct) != (b.initially_correct, b.finally_correct)
+    ]
+    ours, theirs = planproof.metrics(), reference.metrics()
+    return {
+        "objects": objects,
+        "metrics": [m for m in METRICS if not math.isclose(ours[m], theirs[m], abs_tol=1e-12)],
+    }
 
 
 @dataclass(frozen=True, slots=True)

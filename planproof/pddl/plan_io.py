@@ -12,19 +12,19 @@ there but malformed (``(pick-up a!)``) is never skipped: it raises
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from typing import Any
 
+from planproof.boundary import InputError, loads
 from planproof.ltl.errors import check_text_length
 from planproof.pddl.errors import PDDLSyntaxError
+from planproof.pddl.scanner import NAME_RULE, is_name
 
 PlanStep = tuple[str, tuple[str, ...]]
 
 MAX_LENGTH = 1_000_000
-_NAME = re.compile(r"^[A-Za-z_][\w.\-]*$")
-_CALL = re.compile(r"^([A-Za-z_][\w.\-]*)\s*\((.*)\)$")
+_CALL = re.compile(r"^([^\s(),;#\[\]{}\"']+)\s*\((.*)\)$")  # name(args); the name checked
 _GROUP = re.compile(r"\(([^()]*)\)")
 _PREFIX = re.compile(r"^\s*(?:step\s*)?\d+(?:\.\d+)?\s*[:.)]\s*", re.IGNORECASE)
 _SUFFIX = re.compile(r"\s*\[\d+(?:\.\d+)?\]\s*$")
@@ -47,22 +47,28 @@ class PlanText:
     notes: tuple[str, ...] = ()
 
 
+def _call(text: str) -> re.Match[str] | None:
+    """``name(arg, ...)`` when ``name`` is a name."""
+    m = _CALL.match(text)
+    return m if m and is_name(m.group(1)) else None
+
+
 def _step(text: str, line: int) -> PlanStep:
     s = text.strip().rstrip(",;")
     s = _PREFIX.sub("", s)  # "0: (walk ...)" / "1. walk ..." / "0.000: (a b)"
     s = _SUFFIX.sub("", s)  # a trailing duration or cost "[1]"
     if s.startswith("(") and s.endswith(")"):
         parts = s[1:-1].replace(",", " ").split()
-    elif m := _CALL.match(s):
+    elif m := _call(s):
         parts = [m.group(1), *(a.strip() for a in m.group(2).split(",") if a.strip())]
     else:
         parts = s.split()
     if not parts:
         raise PlanFormatError("empty action", line=line, column=1, kind="bad-plan", text=text)
     for p in parts:
-        if not _NAME.match(p):
+        if not is_name(p):
             raise PlanFormatError(
-                f"{p!r} is not an action or object name",
+                f"{p!r} is not an action or object name ({NAME_RULE})",
                 line=line,
                 column=max(1, text.find(p) + 1),
                 kind="bad-plan",
@@ -76,6 +82,12 @@ def _short(text: str, n: int = 60) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
+def _line_column(where: str | None) -> tuple[int, int]:
+    """(line, column) from the boundary's ``line L, column C`` (1, 1 when absent)."""
+    m = re.search(r"line (\d+), column (\d+)", where or "")
+    return (int(m.group(1)), int(m.group(2))) if m else (1, 1)
+
+
 def read_plan_text(text: str) -> PlanText:
     """Read a plan tolerantly (see :func:`read_plan`): code fences, ``[PLAN]`` markers,
     prose around parenthesised steps, numbering (``1.``, ``Step 2:``, ``0.000:``) and
@@ -86,19 +98,13 @@ def read_plan_text(text: str) -> PlanText:
     )
     stripped = text.strip()
     if stripped.startswith(("[", "{")) and not _MARKER.match(stripped.splitlines()[0]):
-        try:
-            doc = json.loads(stripped)
-        except json.JSONDecodeError as exc:
+        try:  # nesting measured before parsing, without recursion
+            doc = loads(stripped, source="plan", allow_surrogates=True)
+        except InputError as err:
+            at_line, at_column = _line_column(err.where)
+            kind = "too-deep" if err.kind == "too-deep" else "bad-json"
             raise PlanFormatError(
-                f"invalid JSON: {exc.msg}", line=exc.lineno, column=exc.colno, kind="bad-json"
-            ) from None
-        except RecursionError:
-            raise PlanFormatError(
-                "JSON nested too deeply", line=1, column=1, kind="too-deep"
-            ) from None
-        except ValueError as exc:  # e.g. an integer of more than 4,300 digits
-            raise PlanFormatError(
-                f"invalid JSON: {exc}", line=1, column=1, kind="bad-json"
+                f"invalid JSON: {err.message}", line=at_line, column=at_column, kind=kind
             ) from None
         found = _from_json(doc)
         return PlanText(found, tuple(range(1, len(found) + 1)))
@@ -124,18 +130,18 @@ def read_plan_text(text: str) -> PlanText:
         else:
             rows.append((i, line))
     parenthesised = any(
-        _GROUP.search(line) and not _CALL.match(_PREFIX.sub("", line)) for _, line in rows
+        _GROUP.search(line) and not _call(_PREFIX.sub("", line)) for _, line in rows
     )
     steps: list[PlanStep] = []
     lines: list[int] = []
     for i, line in rows:
         body = _SUFFIX.sub("", _PREFIX.sub("", line))
-        if not parenthesised or _CALL.match(body):
+        if not parenthesised or _call(body):
             steps.append(_step(line, i))
             lines.append(i)
             continue
         groups = _GROUP.findall(line)
-        if not groups and _PREFIX.match(line) and all(_NAME.match(w) for w in body.split()):
+        if not groups and _PREFIX.match(line) and all(is_name(w) for w in body.split()):
             steps.append(_step(line, i))  # a numbered bare step among parenthesised ones
             lines.append(i)
             continue

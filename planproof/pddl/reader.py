@@ -32,7 +32,7 @@ from planproof.pddl.numeric import (
     NumericEffect,
     expr_text,
 )
-from planproof.pddl.scanner import scan
+from planproof.pddl.scanner import NAME_RULE, is_name, scan
 from planproof.pddl.schema import (
     Derived,
     Domain,
@@ -51,6 +51,11 @@ from planproof.pddl.sexpr_io import (
 )
 
 ROOT_TYPE = "object"
+
+MAX_TYPE_DEPTH = 100
+"""Deepest type hierarchy read (``t1 - t0``, ``t2 - t1``, ...): every object's ancestors
+are listed once per object, so depth × objects bounds that work. Real domains nest fewer
+than 10 levels."""
 
 MAX_LENGTH = MAX_PDDL_CHARS
 """Longest PDDL file accepted, in characters (see planproof.boundary.limits)."""
@@ -137,10 +142,19 @@ def _typed_names(items: tuple[SExpr, ...], text: str) -> list[tuple[str, str]]:
             pending = []
             i += 2
             continue
+        _check_name(it, text)
         pending.append(it.text)
         i += 1
     out.extend((n, ROOT_TYPE) for n in pending)
     return out
+
+
+def _check_name(atom: SExpr, text: str) -> None:
+    """A declared name (``?x`` for a variable) under the one name rule of
+    :mod:`planproof.pddl.scanner`, which the plan reader applies too: a domain can never
+    declare an action or object that no plan could name."""
+    if isinstance(atom, SAtom) and not is_name(atom.text.removeprefix("?")):
+        raise _err(f"{atom.text!r} is not a PDDL name ({NAME_RULE})", atom, "bad-name", text)
 
 
 def _sections(define: SList, text: str) -> dict[str, list[SList]]:
@@ -187,6 +201,7 @@ def read_domain_file(text: str, *, fold_case: bool = False) -> DomainFile:
     for up in list(types.values()):
         if up is not None and up not in types:
             types[up] = ROOT_TYPE
+    _check_type_depth(types, sec[":types"][0] if ":types" in sec else define, text)
     constants = {
         c: t for e in sec.get(":constants", []) for c, t in _typed_names(e.items[1:], text)
     }
@@ -197,6 +212,7 @@ def read_domain_file(text: str, *, fold_case: bool = False) -> DomainFile:
                 raise _err("expected (predicate ?x - type ...)", p, "bad-predicate", text)
             pname = head(p)
             assert pname is not None
+            _check_name(p.items[0], text)
             params = _typed_names(p.items[1:], text)
             for v, _ in params:
                 if not v.startswith("?"):
@@ -235,6 +251,30 @@ def read_domain_file(text: str, *, fold_case: bool = False) -> DomainFile:
         raise _err(str(exc), define, "inconsistent-domain", text) from None
     _check_functions(domain, numeric, define, text)
     return DomainFile(domain, requirements, constants)
+
+
+def _check_type_depth(types: Mapping[str, str | None], at: SExpr, text: str) -> None:
+    """Refuse a hierarchy deeper than :data:`MAX_TYPE_DEPTH`, measured in one pass over
+    the types (each walk stops at a type whose depth is known, or at a cycle)."""
+    depth: dict[str, int] = {}
+    for start in types:
+        chain: list[str] = []
+        t: str | None = start
+        while t is not None and t not in depth and t not in chain:
+            chain.append(t)
+            t = types.get(t)
+        d = depth.get(t, -1) if t is not None else -1  # the root type is level 0
+        for name in reversed(chain):
+            d += 1
+            depth[name] = d
+            if d > MAX_TYPE_DEPTH:
+                raise _err(
+                    f"type {name} is {d} levels below the root type, over the limit of "
+                    f"{MAX_TYPE_DEPTH} (docs/limits.md)",
+                    at,
+                    "too-deep",
+                    text,
+                )
 
 
 def _functions(sections: list[SList], text: str) -> dict[str, tuple[str, ...]]:
@@ -355,6 +395,7 @@ def _read_action(e: SList, text: str, numeric: NumericTable | None = None) -> Op
     if len(e.items) < 2 or not isinstance(e.items[1], SAtom):
         raise _err("(:action NAME ...) needs a name", e, "bad-action", text)
     name = e.items[1].text
+    _check_name(e.items[1], text)
     fields: dict[str, SExpr] = {}
     rest = e.items[2:]
     if len(rest) % 2:
@@ -515,6 +556,12 @@ def check_problem(domain: Domain, problem: Problem) -> list[str]:
     for o, t in known.items():
         if t not in domain.types:
             out.append(f"object {o} has unknown type {t}")
+    for o, t in problem.objects.items():
+        if o in problem.constants and problem.constants[o] != t:
+            out.append(
+                f"object {o} is declared as {t} in the problem but as {problem.constants[o]} "
+                "among the domain's constants"
+            )
     from planproof.ltl.ast import walk
 
     atoms = list(problem.init) + [f for f in walk(problem.goal) if isinstance(f, Atom)]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import unicodedata
 
 from planproof.boundary.limits import MAX_PDDL_CHARS
 from planproof.ltl.bddl.sexpr import SAtom, SExpr, SList
@@ -25,6 +26,31 @@ MAX_DEPTH = 100
 """Deepest parenthesis nesting accepted."""
 
 _TOKEN = re.compile(r"[()]|;[^\n]*|[^\s();]+")
+
+_ASCII_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
+NAME_RULE = (
+    "a letter (any script), '_' or a symbol such as an emoji, then letters, digits, marks, "
+    "symbols, '_', '-' or '.'"
+)
+"""PDDL names as planproof reads them, in domains, problems and plans alike (one rule for
+every reader): PDDL's ``letter {letter | digit | - | _}``, with *letter* and *digit* in any
+script (``prendré``, ``拿起``) and symbols outside ASCII (``🤖pick``). ASCII punctuation
+other than ``-_.`` (``ch@r``, ``a!``) and control or format characters (a right-to-left
+override) are never part of a name."""
+
+
+def _name_char(c: str, first: bool) -> bool:
+    cat = unicodedata.category(c)
+    if cat[0] == "L" or c == "_" or (cat[0] == "S" and c > "\x7f"):
+        return True
+    return not first and (cat[0] in "NM" or c in "-.")
+
+
+def is_name(token: str) -> bool:
+    """Whether ``token`` is a name under :data:`NAME_RULE`."""
+    if token.isascii():
+        return _ASCII_NAME.fullmatch(token) is not None
+    return bool(token) and _name_char(token[0], True) and all(_name_char(c, False) for c in token)
 
 
 class _Lines:

@@ -197,11 +197,12 @@ class Domain:
         return frozenset(self.predicates) - self.fluents - frozenset(self.derived)
 
     def ancestors(self, type_name: str) -> tuple[str, ...]:
-        """``type_name`` and its ancestors, nearest first."""
-        out: list[str] = []
+        """``type_name`` and its ancestors, nearest first (a cycle stops the walk; linear
+        in the depth)."""
+        out: dict[str, None] = {}
         t: str | None = type_name
         while t is not None and t not in out:
-            out.append(t)
+            out[t] = None
             t = self.types.get(t)
         return tuple(out)
 

@@ -2,11 +2,11 @@
 
 A durative action is compiled into three classical operators that the sequential
 validator (:mod:`planproof.pddl.validate`) already knows how to bind, evaluate and apply:
-``NAME#start`` (the ``at start`` conditions and effects), ``NAME#end`` (``at end``) and
-``NAME#inv`` (the ``over all`` conditions, no effect). ``?duration`` becomes the reserved
-0-ary fluent ``(#duration)``, set to the step's duration whenever one of its parts is
-evaluated. What the validator does with them follows VAL (KCL-Planning/VAL, ``Plan.cpp``,
-``Action.cpp``, ``Ownership.cpp``):
+``NAME⏱start`` (the ``at start`` conditions and effects), ``NAME⏱end`` (``at end``) and
+``NAME⏱inv`` (the ``over all`` conditions, no effect; ``NAME⏱cts`` holds the continuous
+effects). ``?duration`` becomes the reserved 0-ary fluent ``(⏱duration)``, set to the
+step's duration whenever one of its parts is evaluated. What the validator does with them
+follows VAL (KCL-Planning/VAL, ``Plan.cpp``, ``Action.cpp``, ``Ownership.cpp``):
 
 * a step ``t: (a x y) [d]`` makes a start point at ``t`` and an end point at ``t + d``;
   an ordinary ``:action`` makes one point at ``t``;
@@ -95,7 +95,10 @@ DEFAULT_TOLERANCE = 0.01
 """VAL's default ``-t`` tolerance."""
 MAX_TEMPORAL_STEPS = 100_000
 """Most steps of one temporal plan (each makes up to two points)."""
-DURATION = "#duration"
+SNAP = "⏱"
+"""Joins a durative action's name to its part (``move⏱start``): a symbol the name rule
+allows (:mod:`planproof.pddl.scanner`) and no real domain uses, so no name clashes."""
+DURATION = f"{SNAP}duration"
 """The reserved 0-ary fluent that stands for ``?duration``."""
 _DUR_KEY: GroundFluent = (DURATION, ())
 _SNAPS = ("start", "end", "inv")
@@ -284,7 +287,7 @@ def _split_effect(e: SExpr, action: str) -> dict[str, list[SExpr]]:
 
 
 def _replace_duration(e: SExpr) -> SExpr:
-    """``?duration`` → ``(#duration)``; ``(increase total-fuel-used 3)`` (a 0-ary fluent
+    """``?duration`` → ``(⏱duration)``; ``(increase total-fuel-used 3)`` (a 0-ary fluent
     written without parentheses, as IPC 2002's zenotravel does) → ``(increase
     (total-fuel-used) 3)``."""
     if isinstance(e, SAtom):
@@ -400,17 +403,17 @@ def read_temporal_domain(text: str) -> tuple[DomainFile, dict[str, DurativeActio
         if ":duration" not in f:
             raise _err(f"durative action {name}: :duration is missing", e, "bad-action")
         durations[name] = _durations(f[":duration"], name)
-        kept.append(_snap(f"{name}#start", params, cond["start"], eff["start"]))
-        kept.append(_snap(f"{name}#end", params, cond["end"], eff["end"]))
-        kept.append(_snap(f"{name}#inv", params, cond["inv"], []))
-        kept.append(_snap(f"{name}#cts", params, [], eff["cts"]))
+        kept.append(_snap(f"{name}{SNAP}start", params, cond["start"], eff["start"]))
+        kept.append(_snap(f"{name}{SNAP}end", params, cond["end"], eff["end"]))
+        kept.append(_snap(f"{name}{SNAP}inv", params, cond["inv"], []))
+        kept.append(_snap(f"{name}{SNAP}cts", params, [], eff["cts"]))
     if not has_functions:
         kept.append(SList((SAtom(":functions"), SList((SAtom(DURATION),)))))
     df = read_domain_file(sexpr_to_text(SList(tuple(kept))))
     _check_linear(df.domain, durations)
     out: dict[str, DurativeAction] = {}
     for name, cons in durations.items():
-        op = df.domain.operators[f"{name}#start"]
+        op = df.domain.operators[f"{name}{SNAP}start"]
         scope = frozenset(p.name for p in op.params)
         constraints = tuple(
             DurationConstraint(op_, read_expression(value, scope), at, sexpr_to_text(where))
@@ -501,7 +504,7 @@ def _changing(domain: Domain, durative: Iterable[str]) -> frozenset[str]:
     return frozenset(
         e.fluent.name
         for name in durative
-        for e in all_effects(domain.operators[f"{name}#cts"].effects)
+        for e in all_effects(domain.operators[f"{name}{SNAP}cts"].effects)
         if isinstance(e, NumericEffect)
     )
 
@@ -542,7 +545,7 @@ def _check_linear(domain: Domain, durative: Iterable[str]) -> None:
     if not changing:
         return
     for name in durative:
-        for e in all_effects(domain.operators[f"{name}#cts"].effects):
+        for e in all_effects(domain.operators[f"{name}{SNAP}cts"].effects):
             if isinstance(e, NumericEffect) and _names(e.value) & changing:
                 raise _err(
                     f"durative action {name}: the rate of {e.fluent.name} reads a function "
@@ -550,7 +553,9 @@ def _check_linear(domain: Domain, durative: Iterable[str]) -> None:
                     None,
                     "unsupported",
                 )
-        stack: list[tuple[Formula, bool]] = [(domain.operators[f"{name}#inv"].precondition, True)]
+        stack: list[tuple[Formula, bool]] = [
+            (domain.operators[f"{name}{SNAP}inv"].precondition, True)
+        ]
         while stack:
             f, plain = stack.pop()
             match f:
@@ -1007,19 +1012,22 @@ def validate_temporal(
                     s.index, text, "bad-duration", f"duration {s.duration:g} is negative"
                 )
                 break
-            bs = [bind(task, s.index, (f"{s.name}#{k}", s.args)) for k in _SNAPS[:2]]
+            bs = [bind(task, s.index, (f"{s.name}{SNAP}{k}", s.args)) for k in _SNAPS[:2]]
             b0, b1 = bs
             if not isinstance(b0, _Bound) or not isinstance(b1, _Bound):
                 bad = b0 if not isinstance(b0, _Bound) else b1
                 assert not isinstance(bad, _Bound)
                 failure = _fail(
-                    s.index, text, bad.kind, bad.message.replace("#start", "").replace("#end", "")
+                    s.index,
+                    text,
+                    bad.kind,
+                    bad.message.replace(f"{SNAP}start", "").replace(f"{SNAP}end", ""),
                 )
                 break
             points.append(_Point(s.time, "start", s, b0, f"start {text}"))
             points.append(_Point(s.time + s.duration, "end", s, b1, f"end {text}"))
             continue
-        if "#" in s.name:
+        if SNAP in s.name:
             b: _Bound | Any = None
         else:
             b = bind(task, s.index, (s.name, s.args))
@@ -1037,10 +1045,10 @@ def validate_temporal(
     plan_end = max((p.time for p in points), default=0.0)
     for k, til in enumerate(tt.tils, start=1):
         op = Operator(
-            f"#til{k}", (), la.TRUE, (Add(til.atom) if til.positive else Delete(til.atom),)
+            f"{SNAP}til{k}", (), la.TRUE, (Add(til.atom) if til.positive else Delete(til.atom),)
         )
         text = f"timed initial literal {til.text}"
-        pseudo = TimedStep(0, til.time, "#til", (), None, 0)
+        pseudo = TimedStep(0, til.time, f"{SNAP}til", (), None, 0)
         points.append(_Point(til.time, "til", pseudo, _Bound(op, {}, text), text))
     points.sort(key=lambda p: (p.time, p.step.index, p.snap != "start"))
     happenings = _group(points, tolerance)
@@ -1131,7 +1139,7 @@ def _advance(
         p = open_[index]
         view = _with_duration(state, p.step.duration)
         numbers: list[tuple[NumericEffect, Mapping[str, str]]] = []
-        op = tt.task.operators[f"{p.step.name}#cts"]
+        op = tt.task.operators[f"{p.step.name}{SNAP}cts"]
         _collect(_Eval(tt.task, view), op.effects, p.bound.env, set(), set(), numbers)
         for e, env in numbers:
             g = ground_fluent(e.fluent, env)
@@ -1204,7 +1212,7 @@ class _Watch:
 
     def add(self, tt: TemporalTask, state: State, p: _Point) -> None:
         index = p.step.index
-        inv = tt.task.operators[f"{p.step.name}#inv"]
+        inv = tt.task.operators[f"{p.step.name}{SNAP}inv"]
         use = _Use()
         _formula_reads(_Eval(tt.task, state), inv.precondition, p.bound.env, use)
         if any(g[0] in tt.task.domain.derived for g in use.reads):
@@ -1214,7 +1222,7 @@ class _Watch:
         keys: list[GAtom | GroundFluent] = [*use.reads, *use.fluent_reads]
         for k in keys:
             self.keys.setdefault(k, set()).add(index)
-        if tt.task.operators[f"{p.step.name}#cts"].effects:
+        if tt.task.operators[f"{p.step.name}{SNAP}cts"].effects:
             self.flowing.add(index)
 
     def drop(self, index: int) -> None:
@@ -1242,7 +1250,7 @@ def _invariant_failure(
     time, n, nxt = where
     for p in due:
         index = p.step.index
-        inv = tt.task.operators[f"{p.step.name}#inv"]
+        inv = tt.task.operators[f"{p.step.name}{SNAP}inv"]
         ev = _Eval(tt.task, _with_duration(state, p.step.duration))
         name = _step_text(p.step)
         try:

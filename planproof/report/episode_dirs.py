@@ -34,6 +34,9 @@ BENCHMARKS = (TEACH, HOUSEKEEP, PARTNR)
 DATASET = "episodes"
 """The section key's dataset for every episode benchmark: its runs are compared in one
 section whatever episodes they read (the coverage warning says when those differ)."""
+MAX_SUMMARY_NOTES = 8
+"""Most notes taken from a summary's ``notes`` (a hand-edited summary cannot flood the
+page)."""
 RESULTS_FILES = {TEACH: "results.jsonl", HOUSEKEEP: "episodes.jsonl", PARTNR: "results.jsonl"}
 COUNT_KEYS = {TEACH: ("overall", "episodes"), HOUSEKEEP: ("episodes",), PARTNR: ("plans",)}
 """Where each summary says how many episodes (plans) it scored."""
@@ -115,6 +118,8 @@ def load_benchmark_run(path: Path, benchmark: str, summary: Mapping[str, Any]) -
     bad = as_int(summary.get("bad_input"))
     if bad:
         notes.append(f"{bad} episode(s) were bad input and have no metrics")
+    # what the command itself says about its run (provenance, readings that part)
+    notes.extend(str_list(summary.get("notes"))[:MAX_SUMMARY_NOTES])
     info = RunInfo(
         model=as_str(summary.get("model")) or path.resolve().name or str(path),
         module=benchmark,

@@ -87,6 +87,20 @@ TEACH_COLUMNS = (
     ),
 )
 
+TEACH_REFERENCE_COLUMNS = (
+    _pc(
+        "The reference's count (%)",
+        "GC",
+        "reference_reading",
+        "gc_macro",
+        tip="goal-condition success as TEACh's checker counts it (its whole-object quirk)",
+    ),
+    _count(
+        "The reference's count (%)", "Episodes apart", "reference_reading", "episodes_differing"
+    ),
+)
+"""Shown only when some episode's GC differs in the reference's reading."""
+
 HOUSEKEEP_METRICS = (
     ("episode_success", "ES", "episode success"),
     ("object_success", "OS", "object success"),
@@ -115,6 +129,17 @@ HOUSEKEEP_COLUMNS = (
     _count("Checks (episodes)", "Unsat. goal", "unsatisfiable_goals"),
     _count("Checks (episodes)", "≠ expected", "expectation_mismatches"),
 )
+_REF = "The reference's reading: end_matrix (mean %)"
+HOUSEKEEP_REFERENCE_COLUMNS = (
+    *(
+        Column(_REF, label, ("reference_reading", "metrics", key, "mean"), scale=100, tip=tip)
+        for key, label, tip in HOUSEKEEP_METRICS[:6]
+    ),
+    _count(_REF, "Episodes apart", "reference_reading", "episodes_differing"),
+    _count(_REF, "Objects apart", "reference_reading", "objects_differing"),
+)
+"""Shown only when a run read the reference's own episode files (they carry its
+verdicts); the readings part where its generator matched categories by substring."""
 
 _PARTNR = "PARTNR metrics (%)"
 PARTNR_COLUMNS = (
@@ -148,8 +173,12 @@ def _partnr_counts(summaries: Sequence[Mapping[str, Any]], key: str, group: str)
 def columns(benchmark: str, summaries: Sequence[Mapping[str, Any]]) -> tuple[Column, ...]:
     """The table's columns for ``benchmark`` (PARTNR's failure kinds as found)."""
     if benchmark == TEACH:
+        if any(as_dict(s.get("reference_reading")) for s in summaries):
+            return (*TEACH_COLUMNS, *TEACH_REFERENCE_COLUMNS)
         return TEACH_COLUMNS
     if benchmark == HOUSEKEEP:
+        if any(as_dict(s.get("reference_reading")) for s in summaries):
+            return (*HOUSEKEEP_COLUMNS, *HOUSEKEEP_REFERENCE_COLUMNS)
         return HOUSEKEEP_COLUMNS
     return (
         *PARTNR_COLUMNS,
@@ -250,6 +279,19 @@ def teach(result: Mapping[str, Any]) -> TaskOutcome:
             f"the end ({as_int(initial.get('gc_satisfied'))} at the start)",
         ),
         ("GC", _percent(gc)),
+    ]
+    theirs = as_dict(result.get("reference_reading"))
+    if theirs:  # only where the reference's checker counts otherwise
+        facts.append(
+            (
+                "GC, the reference's count",
+                f"{_percent(theirs.get('gc'))} (TEACh's whole-object quirk: "
+                f"{as_int(final.get('gc_satisfied_reference'))} of "
+                f"{as_int(final.get('gc_total'))} met at the end, "
+                f"{as_int(initial.get('gc_satisfied_reference'))} at the start)",
+            )
+        )
+    facts += [
         ("TLW-SR", _percent(metrics.get("tlw_success"))),
         ("TLW-GC", _percent(metrics.get("tlw_gc"))),
         (
@@ -329,6 +371,9 @@ def housekeep(result: Mapping[str, Any]) -> TaskOutcome:
                 f"{len(as_list(oracle.get('actions')))} actions",
             )
         )
+    reference = as_dict(result.get("reference_reading"))
+    if reference:
+        facts.append(("the reference's reading (end_matrix)", _reference_fact(reference)))
     if as_str(result.get("description")):
         facts.append(("source", as_str(result.get("description"))))
     untidy = tuple(
@@ -354,8 +399,29 @@ def housekeep(result: Mapping[str, Any]) -> TaskOutcome:
         lists=named_lists(
             ("Objects not in a correct place at the end", untidy),
             ("Goal check", str_list(goal.get("reasons"))),
+            (
+                "Correct only by the reference's substring rule",
+                tuple(
+                    f"{as_str(p[0])} on {as_str(p[1])} (matched as {as_str(p[3], '?')})"
+                    for p in map(as_list, as_list(reference.get("disagreeing_pairs")))
+                    if len(p) == 4
+                ),
+            ),
         ),
     )
+
+
+def _reference_fact(reference: Mapping[str, Any]) -> str:
+    """The reference reading's metrics, and which of them part from planproof's."""
+    metrics = as_dict(reference.get("metrics"))
+    values = ", ".join(
+        f"{label} {_percent(metrics.get(key))}" for key, label, _ in HOUSEKEEP_METRICS[:6]
+    )
+    apart = str_list(reference.get("metrics_differ"))
+    objects = str_list(reference.get("objects_differ"))
+    if not apart:
+        return f"{values}; the same as planproof's"
+    return f"{values}; differs in {', '.join(apart)} (objects judged apart: {', '.join(objects)})"
 
 
 def partnr(result: Mapping[str, Any]) -> TaskOutcome:

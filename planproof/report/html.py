@@ -25,6 +25,7 @@ from markupsafe import Markup
 from planproof.report import episodes
 from planproof.report.charts import Series, bar_chart
 from planproof.report.episode_dirs import BENCHMARKS, DATASET
+from planproof.report.escaping import neutralise
 from planproof.report.load import ReportError, ResponseRecord, Run, as_str, load_runs
 from planproof.report.outcome import OK, TaskOutcome, task_outcome
 from planproof.report.prompts import PromptPool, Segment
@@ -463,7 +464,7 @@ def render_runs(runs: Sequence[Run]) -> str:
         csp=_csp(SCRIPT, _css()),
         versions=sorted({r.info.planproof_version for r in runs if r.info.planproof_version}),
     )
-    return text
+    return neutralise(text)
 
 
 def build_report(run_dirs: Sequence[Path]) -> str:

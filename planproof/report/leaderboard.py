@@ -18,6 +18,7 @@ from markupsafe import Markup, escape
 
 from planproof.data.paper_eai import TRAJECTORY_METRICS
 from planproof.report.charts import Series, bar_chart
+from planproof.report.escaping import neutralise
 
 JSON_LOADS = "action-sequencing/json.loads"
 """The section of action sequencing read with the reference's json.loads reading."""
@@ -243,7 +244,7 @@ def render_html(
             )
         parts.append("</table>")
     parts.append("</body></html>")
-    return "".join(parts)
+    return neutralise("".join(parts))
 
 
 def _tau(t: Tau | None) -> str:

@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
+from planproof.boundary import output_lock, replace_json, replace_lines
 from planproof.executor import ExecutorConfig
 from planproof.interface.agents import AGENTS
 from planproof.interface.llm.cache import ResponseCache, default_cache_path
@@ -204,16 +205,19 @@ async def _call_all(
         done: Completion | None = None
         kind = message = ""
         async with gate:
+            # another process on the same cache may have answered it since the run began
+            hit = None if config.refresh else cache.get(req)
             try:
-                done = await caller(req, members[0][0])
+                done = hit if hit is not None else await caller(req, members[0][0])
             except LLMError as exc:
                 kind, message = exc.kind, exc.message
             except Exception as exc:  # an agent or provider failure must not stop the run
                 kind = str(getattr(exc, "kind", type(exc).__name__))
                 message = str(getattr(exc, "message", "")) or _one_line(exc)
             else:
-                cache.put(req, done)
-                spent += done.cost_usd or 0.0
+                if hit is None:
+                    cache.put(req, done)
+                    spent += done.cost_usd or 0.0
         for i, (t, p) in enumerate(members):
             if done is None:
                 call = Call(t, p, None, kind, message)
@@ -246,7 +250,14 @@ def _one_line(exc: BaseException) -> str:
 
 
 def execute(config: RunConfig, progress: Progress | None = None) -> RunOutcome:
-    """Run the calls (answering from the cache first), evaluate, write the run directory."""
+    """Run the calls (answering from the cache first), evaluate, write the run directory.
+    The run directory is locked for the whole run: a second run given the same directory
+    is refused at once, before it pays for any call."""
+    with output_lock(config.out_dir):
+        return _execute(config, progress)
+
+
+def _execute(config: RunConfig, progress: Progress | None) -> RunOutcome:
     from planproof import __version__
 
     started = datetime.now(UTC)
@@ -329,14 +340,8 @@ def write_run_dir(
 
 
 def _write_lines(path: Path, rows: Any) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    with tmp.open("w", encoding="utf-8") as f:
-        for r in rows:
-            f.write(json.dumps(r, ensure_ascii=False) + "\n")
-    tmp.replace(path)
+    replace_lines(path, (json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
 
 
 def _write_json(path: Path, data: Mapping[str, Any]) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    tmp.replace(path)
+    replace_json(path, data, indent=2, ensure_ascii=False)

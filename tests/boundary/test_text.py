@@ -80,6 +80,6 @@ def test_read_text_refuses_what_is_not_a_readable_file(tmp_path: Path) -> None:
         assert info.value.kind == kind and info.value.source == str(path)
     with pytest.raises(InputError, match="5 bytes, over the limit of 4 bytes"):
         read_text(plain, max_bytes=4)
-    assert read_text("/dev/null") == ""
-    with pytest.raises(InputError, match="over the limit of 1000 bytes"):
-        read_text("/dev/zero", max_bytes=1000)
+    for device in ("/dev/null", "/dev/zero"):
+        with pytest.raises(InputError, match="is a character device, not a regular file"):
+            read_text(device, max_bytes=1000)

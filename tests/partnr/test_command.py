@@ -81,3 +81,34 @@ def test_nothing_to_evaluate_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFix
     plans.write_text(json.dumps({"plans": []}))
     assert _run(["--plans", str(plans)]) == 2
     assert "0 plan(s) read" in capsys.readouterr().err
+
+
+def test_the_bundled_corpus_says_it_is_planproofs_own(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The corpus was written by planproof, not taken from the benchmark: the summary, the
+    table and the report say so, with counts that match the files; a user's own episodes
+    carry no such note."""
+    from importlib import resources
+
+    folder = resources.files("planproof.examples").joinpath("partnr")
+    episodes = json.loads(folder.joinpath("episodes.json").read_text(encoding="utf-8"))
+    plans = json.loads(folder.joinpath("plans.json").read_text(encoding="utf-8"))
+    counts = f"{len(episodes['episodes'])} episodes over two houses, {len(plans['plans'])} plans"
+    assert counts == "33 episodes over two houses, 75 plans"
+    out = tmp_path / "run"
+    assert _run(["--json", "--output", str(out)]) == 0
+    summary = json.loads(capsys.readouterr().out)["summary"]
+    assert summary["corpus"] == "planproof (bundled)"
+    [note] = summary["notes"]
+    assert counts in note and "not taken from the PARTNR benchmark" in note
+    assert _run(["--episode", "cf_01"]) == 0
+    assert "written by planproof" in capsys.readouterr().out
+    page = tmp_path / "report.html"
+    assert main(["report", str(out), "--out", str(page)]) == 0
+    capsys.readouterr()
+    assert "not taken from the PARTNR benchmark" in page.read_text(encoding="utf-8")
+    own = tmp_path / "episodes.json"
+    own.write_text(json.dumps(episodes), encoding="utf-8")
+    assert _run(["--json", "--episodes", str(own)]) == 0
+    assert "notes" not in json.loads(capsys.readouterr().out)["summary"]

@@ -21,6 +21,7 @@ from planproof.pddl.errors import PDDLSyntaxError
 from planproof.pddl.reader import read_problem
 from planproof.pddl.temporal import (
     DURATION,
+    SNAP,
     TemporalTask,
     TimedStep,
     compile_temporal,
@@ -141,7 +142,7 @@ def test_spread_apart_equals_the_sequential_plan_of_its_snap_actions(
     temporal = validate_temporal(tt, steps)
     # ?duration is read only by fill (duration 1): the classical task gets it as a value
     task = replace(tt.task, values={**tt.task.values, (DURATION, ()): 1.0})
-    snaps = [(f"{n}#{k}", (a,)) for n, a in plan for k in ("start", "inv", "end")]
+    snaps = [(f"{n}{SNAP}{k}", (a,)) for n, a in plan for k in ("start", "inv", "end")]
     classical = validate(task, snaps)
     assert temporal.valid == classical.valid
     failed = classical.failure.step if classical.failure else None

@@ -76,6 +76,11 @@ class ResponseCache:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self._lock = threading.Lock()
+        if self.path.exists() and not self.path.is_file():  # SQLite would block on a FIFO
+            raise CacheError(
+                f"LLM cache {self.path}: not a regular file (a directory, FIFO or device); "
+                "give a file path (it is created if missing)"
+            )
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:

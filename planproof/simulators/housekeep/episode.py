@@ -99,6 +99,10 @@ class Episode:
     actions: tuple[str, ...] = ()
     expected: Mapping[str, float] = field(default_factory=dict)
     description: str = ""
+    reference_correct: Mapping[str, frozenset[str]] | None = None
+    """The reference's own verdicts, when the episode came from its files: object → the
+    receptacles its ``end_matrix`` marks correct (``reference_format.py``). None for
+    episodes written in planproof's format without them."""
 
     @cached_property
     def receptacle_by_id(self) -> dict[str, Receptacle]:
@@ -153,6 +157,10 @@ class Episode:
             doc["description"] = self.description
         if self.expected:
             doc["expected"] = dict(self.expected)
+        if self.reference_correct is not None:
+            doc["reference_correct"] = {
+                o: sorted(rs) for o, rs in sorted(self.reference_correct.items())
+            }
         return doc
 
     def with_actions(self, actions: tuple[str, ...]) -> Episode:
@@ -166,6 +174,7 @@ class Episode:
             actions,
             {},
             self.description,
+            self.reference_correct,
         )
 
 
@@ -282,6 +291,7 @@ def episode_from_json(doc: Any) -> Episode:
             "agent",
             "actions",
             "expected",
+            "reference_correct",
         },
     )
     fmt = doc.get("format", FORMAT)
@@ -356,9 +366,42 @@ def episode_from_json(doc: Any) -> Episode:
     description = doc.get("description", "")
     if not isinstance(description, str):
         raise EpisodeFormatError(f"{where}.description: expected a string")
+    reference = _reference_correct(doc.get("reference_correct"), where, items, by_rec)
     return Episode(
-        ident, rooms, tuple(recs), tuple(items), agent, at, actions, expected, description
+        ident,
+        rooms,
+        tuple(recs),
+        tuple(items),
+        agent,
+        at,
+        actions,
+        expected,
+        description,
+        reference,
     )
+
+
+def _reference_correct(
+    raw: Any, where: str, items: list[Item], recs: Mapping[str, Receptacle]
+) -> dict[str, frozenset[str]] | None:
+    """The optional ``reference_correct`` field: every object → the receptacles the
+    reference's ``end_matrix`` marks correct for it (a list, possibly empty)."""
+    if raw is None:
+        return None
+    w = f"{where}.reference_correct"
+    table = _mapping(raw, w)
+    ids = {o.id for o in items}
+    if set(table) != ids:
+        missing, extra = sorted(ids - set(table)), sorted(set(table) - ids)
+        raise EpisodeFormatError(
+            f"{w}: must list every object once (missing {missing}, unknown {extra})"
+        )
+    out: dict[str, frozenset[str]] = {}
+    for o, rs in table.items():
+        if not isinstance(rs, list) or not all(isinstance(r, str) and r in recs for r in rs):
+            raise EpisodeFormatError(f"{w}.{o}: expected a list of receptacle ids")
+        out[o] = frozenset(rs)
+    return out
 
 
 def episode_documents(text: str, name: str = "<input>") -> Iterator[Any]:
@@ -393,11 +436,39 @@ def episode_documents(text: str, name: str = "<input>") -> Iterator[Any]:
 
 
 def read_text(path: Path) -> str:
-    """An episode file's text, through the input boundary (UTF-8, bounded size)."""
+    """An episode file's text, through the input boundary (UTF-8, bounded size). A gzip
+    file (the reference ships its episodes as ``<scene>.json.gz``) is recognised by its
+    magic bytes and decompressed, up to the same size bound."""
     try:
-        return boundary.read_text(path)
+        data = boundary.read_bytes(path)
+        if data[:2] == _GZIP_MAGIC:
+            data = _gunzip(data, str(path))
+        return boundary.decode(data, source=str(path))
     except boundary.InputError as err:
         raise EpisodeFormatError(str(err)) from None
+
+
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+def _gunzip(data: bytes, source: str) -> bytes:
+    """Decompress at most ``MAX_FILE_BYTES`` (a gzip bomb stops at the bound)."""
+    import zlib
+
+    from planproof.boundary.limits import MAX_FILE_BYTES
+
+    inflate = zlib.decompressobj(wbits=31)
+    try:
+        out = inflate.decompress(data, MAX_FILE_BYTES + 1)
+    except zlib.error as err:
+        raise EpisodeFormatError(f"{source}: not a readable gzip file ({err})") from None
+    if len(out) > MAX_FILE_BYTES:
+        raise EpisodeFormatError(
+            f"{source}: decompresses to more than {MAX_FILE_BYTES} bytes (docs/limits.md)"
+        )
+    if not inflate.eof:
+        raise EpisodeFormatError(f"{source}: the gzip data is truncated")
+    return out
 
 
 def load_episodes(path: Path) -> list[Episode]:

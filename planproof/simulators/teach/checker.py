@@ -77,6 +77,9 @@ class Subgoal:
     steps: tuple[Step, ...] = ()
     problem_keys: tuple[ProblemKey, ...] = ()
     representative: str | None = None
+    reference_shortfall: int = 0
+    """Goal conditions the reference's checker counts fewer here: its whole-object quirk
+    (:meth:`_Checker.whole_object_quirk`); 0 everywhere else."""
 
 
 @dataclass(frozen=True)
@@ -94,6 +97,13 @@ class TaskStatus:
     def gc(self) -> float:
         """Fraction of goal conditions satisfied (1.0 when there are none)."""
         return self.gc_satisfied / self.gc_total if self.gc_total else 1.0
+
+    @property
+    def gc_satisfied_reference(self) -> int:
+        """The goal conditions TEACh's reference checker counts as satisfied: planproof's
+        count less its whole-object quirk (docs/teach.md, "Two readings of GC"). The other
+        departures of that table are not in it: this reading isolates the quirk."""
+        return self.gc_satisfied - sum(g.reference_shortfall for g in self.subgoals)
 
     @property
     def unsatisfied(self) -> tuple[str, ...]:
@@ -146,6 +156,7 @@ class TaskStatus:
             "task": self.task,
             "success": self.success,
             "gc_satisfied": self.gc_satisfied,
+            "gc_satisfied_reference": self.gc_satisfied_reference,
             "gc_total": self.gc_total,
             "gc": self.gc,
             "unsatisfied": list(self.unsatisfied),
@@ -291,6 +302,7 @@ class _Checker:
                 if anchors
                 else next((g.representative for g in inner if g.representative), None)
             ),
+            reference_shortfall=sum(g.reference_shortfall for g in inner),
         )
 
     def _object_steps(
@@ -345,6 +357,14 @@ class _Checker:
         )
         problems = candidates[:missing]
         steps, keys, ok = self._object_steps(comp, problems)
+        # the reference checks a single instance once a whole object could be sliced
+        reference_missing = (
+            max(0, 1 - len(sat)) if self.whole_object_quirk(comp, n, sat) else missing
+        )
+        shortfall = sum(
+            sum(condition_holds(self.state, o, p, v) for p, v in comp.conditions)
+            for o in candidates[reference_missing:missing]
+        )
         absent = missing - len(problems)
         if absent:
             steps.append(Step(False, f"Need {absent} more {_describe(comp)}; none in the scene."))
@@ -357,6 +377,30 @@ class _Checker:
             steps=tuple(steps),
             problem_keys=tuple(keys),
             representative=rep.object_id if rep else None,
+            reference_shortfall=shortfall,
+        )
+
+    def whole_object_quirk(
+        self, comp: AtomicComponent, needed: int, sat: tuple[ObjectState, ...]
+    ) -> bool:
+        """TEACh's ``check_component_n_instances`` sets ``num_instances_to_check = 1`` when a
+        whole object (a ``Potato`` for ``PotatoSliced``) meets every other condition, even
+        when ``allow_state_change`` is False (the Progress Check's setting), so it stops
+        counting the partial matches of the instances still missing: with one cooked and
+        one raw slice on a clean plate, a cooked whole potato takes ``N Cooked Slices (2,
+        Potato, on, Plate)`` from 7/11 to 6/11 there. Only ``Sliced`` triggers it (not
+        ``Cracked``), and the whole object must have exactly the base type, as its
+        ``obj[primary] == value.replace("Sliced", "")`` test. Success is not affected."""
+        want = str(comp.primary_value)
+        if comp.primary_condition != "objectType" or "Sliced" not in want:
+            return False
+        if len(sat) >= needed:
+            return False  # the reference stops looking once the component holds
+        base = want.replace("Sliced", "")
+        others = [(p, v) for p, v in comp.conditions if p != comp.primary_condition]
+        return any(
+            o.object_type == base and all(condition_holds(self.state, o, p, v) for p, v in others)
+            for o in self.state.objects
         )
 
     def _relation_problem(
