@@ -61,6 +61,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="search the shortest insertion (up to 3 actions) that makes a failing step "
         "applicable (default: on for one plan, off for many)",
     )
+    parser.add_argument(
+        "--tolerance",
+        type=float,
+        default=None,
+        help="temporal plans: points closer than this are simultaneous for mutex checks and "
+        "duration constraints (VAL's -t; default 0.01)",
+    )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
 
@@ -106,6 +113,7 @@ def load(
     *,
     fold_case: bool = False,
     domains: dict[Path, Any] | None = None,
+    problem_text: str | None = None,
 ) -> tuple[Any, Any]:
     """(Domain, Problem) from files; a problem that does not fit its domain (unknown
     predicate, function, object or type, wrong arity) is bad input. ``domains`` caches
@@ -126,7 +134,8 @@ def load(
             domains[domain_path] = df
     domain = df.domain
     try:
-        problem = read_problem(_read(problem_path), fold_case=fold_case)
+        text = _read(problem_path) if problem_text is None else problem_text
+        problem = read_problem(text, fold_case=fold_case)
     except PDDLSyntaxError as exc:
         raise _Bad(f"{problem_path}: {exc}", {**exc.to_dict(), "file": str(problem_path)}) from None
     if df.constants:
@@ -156,6 +165,10 @@ class _Tasks:
 
         key = (domain_path, problem_path)
         if key not in self.tasks:
+            temporal = _temporal_task(self.domains, domain_path, problem_path)
+            if temporal is not None:
+                self.tasks[key] = temporal
+                return temporal
             domain, problem = load(domain_path, problem_path, fold_case=True, domains=self.domains)
             try:
                 self.tasks[key] = compile_task(domain, problem)
@@ -166,14 +179,87 @@ class _Tasks:
         return self.tasks[key]
 
 
+def _temporal_task(domains: dict[Path, Any], domain_path: Path, problem_path: Path) -> Any:
+    """The compiled temporal task when the domain has durative actions (else None)."""
+    from planproof.pddl.temporal import is_temporal_domain
+
+    if domain_path not in domains:
+        text = _read(domain_path)
+        if not is_temporal_domain(text):
+            return None
+        from planproof.pddl.errors import PDDLSyntaxError
+        from planproof.pddl.temporal import read_temporal_domain
+
+        try:
+            domains[domain_path] = read_temporal_domain(text)
+        except PDDLSyntaxError as exc:
+            detail = {**exc.to_dict(), "file": str(domain_path)}
+            raise _Bad(f"{domain_path}: {exc}", detail) from None
+    entry = domains[domain_path]
+    if not isinstance(entry, tuple):
+        return None
+    from planproof.pddl.errors import PDDLSyntaxError
+    from planproof.pddl.temporal import compile_temporal, split_timed_literals
+
+    df, durative = entry
+    try:
+        text, tils = split_timed_literals(_read(problem_path))
+    except PDDLSyntaxError as exc:
+        raise _Bad(f"{problem_path}: {exc}", {**exc.to_dict(), "file": str(problem_path)}) from None
+    cache = {domain_path: df}
+    _, problem = load(domain_path, problem_path, fold_case=True, domains=cache, problem_text=text)
+    issues = [
+        f"undeclared object {a.name}"
+        for t in tils
+        for a in t.atom.args
+        if a.name not in {**problem.constants, **problem.objects, **df.constants}
+    ] + [
+        f"unknown predicate {t.atom.pred}" for t in tils if t.atom.pred not in df.domain.predicates
+    ]
+    if issues:
+        raise _Bad(f"{problem_path}: timed initial literal: " + "; ".join(issues[:5]))
+    return compile_temporal(df, durative, problem, tils)
+
+
+def _check_temporal(task: Any, plan_text: str, tolerance: Any) -> dict[str, Any]:
+    import math
+
+    from planproof.pddl.plan_io import PlanFormatError
+    from planproof.pddl.temporal import (
+        DEFAULT_TOLERANCE,
+        read_temporal_plan,
+        validate_temporal,
+    )
+
+    try:
+        steps, notes = read_temporal_plan(plan_text)
+    except PlanFormatError as exc:
+        raise _Bad(f"plan: {exc}", exc.to_dict()) from None
+    tol = DEFAULT_TOLERANCE if tolerance is None else tolerance
+    if isinstance(tol, bool) or not isinstance(tol, int | float) or not 0 < tol < math.inf:
+        raise _Bad(f"the tolerance must be a positive finite number, got {tol!r}")
+    v = validate_temporal(task, steps, tolerance=float(tol))
+    return {"ok": True, **v.to_dict(), "notes": list(notes)}
+
+
 def check_one(
-    tasks: _Tasks, domain_path: Path, problem_path: Path, plan_text: str, *, repair: bool
+    tasks: _Tasks,
+    domain_path: Path,
+    problem_path: Path,
+    plan_text: str,
+    *,
+    repair: bool,
+    tolerance: float | None = None,
 ) -> dict[str, Any]:
-    """The result of one plan as data (``ok`` False with the reason on bad input)."""
+    """The result of one plan as data (``ok`` False with the reason on bad input); a
+    domain with durative actions is checked by :mod:`planproof.pddl.temporal`."""
     from planproof.pddl.plan_io import PlanFormatError, read_plan_text
+    from planproof.pddl.temporal import TemporalTask
     from planproof.pddl.validate import validate
 
     task = tasks.get(domain_path, problem_path)
+    if isinstance(task, TemporalTask):
+        return _check_temporal(task, plan_text, tolerance)
     try:
         plan = read_plan_text(plan_text)
     except PlanFormatError as exc:
@@ -205,6 +291,10 @@ def _lenient(args: argparse.Namespace, plan_text: str) -> tuple[dict[str, Any], 
 
 
 def run(args: argparse.Namespace) -> int:
+    import math
+
+    if args.tolerance is not None and not (math.isfinite(args.tolerance) and args.tolerance > 0):
+        raise _Bad(f"--tolerance must be a positive finite number, got {args.tolerance}")
     if args.cases is not None:
         if args.plan or args.domain or args.problem:
             raise _Bad("--cases replaces --domain, --problem and --plan")
@@ -218,7 +308,9 @@ def run(args: argparse.Namespace) -> int:
         data, valid = _lenient(args, text)
     else:
         repair = True if args.repair is None else args.repair
-        data = check_one(_Tasks(), args.domain, args.problem, text, repair=repair)
+        data = check_one(
+            _Tasks(), args.domain, args.problem, text, repair=repair, tolerance=args.tolerance
+        )
         valid = bool(data["valid"])
     data = {"domain": str(args.domain), "problem": str(args.problem), **data}
     if args.json:
@@ -341,7 +433,12 @@ def _batch(
                     raise _Bad('a case needs "plan" (text) or "plan_file" (a path)')
                 out.update(
                     check_one(
-                        tasks, base / str(fields[0]), base / str(fields[1]), plan, repair=repair
+                        tasks,
+                        base / str(fields[0]),
+                        base / str(fields[1]),
+                        plan,
+                        repair=repair,
+                        tolerance=c.get("tolerance", args.tolerance),
                     )
                 )
                 del out["trace"]
@@ -389,5 +486,12 @@ def _print_human(data: dict[str, Any]) -> None:
         print(f"goal: NOT satisfied; unmet: {', '.join(data['unmet_goal'])}")
     if data.get("metric") is not None:
         print(f"metric {data['metric_expression']}: {data['metric']:g}")
+    if data.get("temporal"):
+        final = data["final_value"]
+        print(
+            f"{data['happenings']} happenings, makespan {data['makespan']:g}"
+            + (f", final value {final:g}" if final is not None else "")
+            + f" (tolerance {data['tolerance']:g})"
+        )
     verdict = "VALID" if data["valid"] else "INVALID"
     print(f"{verdict}: {data['executed']} of {data['steps']} steps executed")

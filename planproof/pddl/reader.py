@@ -168,8 +168,8 @@ def _sections(define: SList, text: str) -> dict[str, list[SList]]:
 
 
 _UNSUPPORTED = {
-    ":durative-action": "durative actions (PDDL 2.1 level 3) are not supported: planproof "
-    "validates sequential plans",
+    ":durative-action": "durative actions (PDDL 2.1 level 3) are not supported here: "
+    "`planproof verify` checks temporal plans; planning and --lenient take classical domains",
     ":process": "processes (PDDL+) are not supported",
     ":event": "events (PDDL+) are not supported",
     ":constraints": "constraints (PDDL3) are not supported",

@@ -533,6 +533,20 @@ def validate(
             failure = StepFailure(i, b.text, _numeric_kind(exc), f"effect: {exc}")
             break
         trace.append(TraceStep(i, t.action, t.added, t.deleted, t.changed))
+    return judge(task, state, len(steps), tuple(trace), failure, float(len(steps)))
+
+
+def judge(  # noqa: PLR0917
+    task: Task,
+    state: State,
+    steps: int,
+    trace: tuple[TraceStep, ...],
+    failure: StepFailure | None,
+    total_time: float,
+) -> Validation:
+    """The verdict once the steps ran: the goal on ``state``, the metric (when every
+    step ran) with ``total-time`` = ``total_time`` (the step count of a sequential plan,
+    the makespan of a temporal one)."""
     ev = _Eval(task, state)
     goal_error = ""
     try:
@@ -545,14 +559,12 @@ def validate(
     if m is not None:
         metric_text = m.text
         if failure is None:
-            values = {**state.values, ("total-time", ()): float(len(steps))}
+            values = {**state.values, ("total-time", ()): total_time}
             try:
                 metric = evaluate(m.expression, {}, values)
             except NumericError as exc:
                 goal_error = goal_error or f"metric: {exc}"
-    return Validation(
-        len(steps), tuple(trace), failure, holds, unmet, metric, metric_text, goal_error
-    )
+    return Validation(steps, trace, failure, holds, unmet, metric, metric_text, goal_error)
 
 
 # --- repair -----------------------------------------------------------------------------

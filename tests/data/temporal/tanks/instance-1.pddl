@@ -1,0 +1,7 @@
+(define (problem tanks-1)
+  (:domain tanks)
+  (:objects a b - tank)
+  (:init (idle a) (idle b) (= (level a) 0) (= (level b) 4) (= (capacity a) 10)
+         (= (capacity b) 10) (= (inflow a) 2) (= (inflow b) 1) (= (pumped) 0))
+  (:goal (and (full a)))
+  (:metric minimize (+ (total-time) (pumped))))

@@ -1,0 +1,6 @@
+(define (problem toggles-1)
+  (:domain toggles)
+  (:objects a b - sw)
+  (:init (off a) (off b) (= (level) 0) (= (budget) 5))
+  (:goal (off b))
+  (:metric minimize (+ (total-time) (level))))
