@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import product
 from typing import Any
 
 from planproof.ltl.ast import (
@@ -38,6 +39,8 @@ from planproof.ltl.ast import (
     Top,
     Var,
 )
+from planproof.ltl.ast import depth as formula_depth
+from planproof.pddl.axioms import Strata, stratify
 from planproof.pddl.numeric import (
     NUMERIC_PREFIX,
     Comparison,
@@ -175,6 +178,9 @@ class Task:
     numeric: Mapping[str, Comparison]
     init: frozenset[GAtom]
     values: Mapping[GroundFluent, float]
+    strata: Strata = field(default_factory=lambda: Strata((), {}))
+    rule_depth: Mapping[str, int] = field(default_factory=dict)
+    """Formula depth of each derived predicate's deepest rule (bounds Python nesting)."""
 
     def initial_state(self) -> State:
         return State(set(self.init), dict(self.values))
@@ -205,12 +211,26 @@ def compile_task(domain: Domain, problem: Problem) -> Task:
         {**domain.numeric, **problem.numeric},
         frozenset((a.pred, *(t.name for t in a.args)) for a in problem.init),
         dict(problem.numeric_init),
+        stratify(domain.derived),
+        {
+            name: max(formula_depth(r.condition) for r in d.rules)
+            for name, d in domain.derived.items()
+        },
     )
     for op in domain.operators.values():
         _bound(task, f"action {op.name}", _op_formulas(op))
     _bound(task, "the goal", [problem.goal])
     for name, d in domain.derived.items():
-        _bound(task, f"derived predicate {name}", [d.condition])
+        _bound(task, f"derived predicate {name}", [r.condition for r in d.rules])
+        if name in task.strata.recursive:
+            size = 1
+            for q in d.params:
+                size *= max(1, len(task.of_type(q.type)))
+            if size > MAX_EVALUATION:
+                raise ValidationLimitError(
+                    f"recursive derived predicate {name}: {size:,} ground atoms to compute, "
+                    f"over the limit of {MAX_EVALUATION:,}"
+                )
     return task
 
 
@@ -260,6 +280,19 @@ def _cost(task: Task, f: Formula | Effect) -> tuple[int, int]:
 
 # --- evaluation -------------------------------------------------------------------------
 
+_MAX_NESTING = 120
+"""Most formula levels that derived-predicate evaluation nests in Python calls before it
+hands the next atom to the driver loop (see ``_Eval.derived_atom``)."""
+
+
+class _Pending(Exception):
+    """Raised when evaluation would nest too deep: ``key`` is computed first, then the
+    interrupted atom again."""
+
+    def __init__(self, key: GAtom | int) -> None:
+        super().__init__(key)
+        self.key = key
+
 
 class _Eval:
     """Evaluates formulas in one state (derived predicates memoised for that state).
@@ -272,6 +305,9 @@ class _Eval:
         self.task = task
         self.state = state
         self.derived: dict[GAtom, bool] = {}
+        self.done: set[int] = set()
+        self.partial: dict[int, set[GAtom]] = {}
+        self.nesting = 0
 
     def ground(self, a: Atom, env: Mapping[str, str]) -> GAtom:
         return (a.pred, *(env[t.name] if isinstance(t, Var) else t.name for t in a.args))
@@ -288,15 +324,114 @@ class _Eval:
             }
             return compare(c, cenv, self.state.values)
         g = self.ground(a, env)
-        rule = self.task.domain.derived.get(a.pred)
-        if rule is None:
+        if a.pred not in self.task.domain.derived:
             return g in self.state.atoms
+        return self.derived_atom(g)
+
+    # Derived atoms. A non-recursive predicate is evaluated on demand, one atom at a
+    # time (memoised); a recursive component is computed whole, as the least fixpoint of
+    # its rules, the first time one of its atoms is read. Evaluation nests (a rule reads
+    # a derived atom whose rule reads another ...), but never deeper than
+    # _MAX_NESTING formula levels: deeper, the atom is handed to the driver loop in
+    # ``derived_atom``, which computes it first and retries, so a 5,000-long chain of
+    # rules costs no Python recursion.
+
+    def derived_atom(self, g: GAtom) -> bool:
         hit = self.derived.get(g)
-        if hit is None:
-            renv = {p.name: v for p, v in zip(rule.params, g[1:], strict=True)}
-            hit = self.holds(rule.condition, renv)
-            self.derived[g] = hit
-        return hit
+        if hit is not None:
+            return hit
+        comp = self.task.strata.recursive.get(g[0])
+        if comp is not None:
+            partial = self.partial.get(comp)
+            if partial is not None:
+                return g in partial
+            if comp in self.done:
+                return False
+            self._demand(comp)
+            return self.derived.get(g, False)
+        self._demand(g)
+        return self.derived[g]
+
+    def _demand(self, key: GAtom | int) -> None:
+        cost = self._nesting_cost(key)
+        if self.nesting > 0 and self.nesting + cost > _MAX_NESTING:
+            raise _Pending(key)
+        if self.nesting > 0:
+            self.nesting += cost
+            try:
+                self._compute(key)
+            finally:
+                self.nesting -= cost
+            return
+        todo: list[GAtom | int] = [key]
+        while todo:
+            k = todo[-1]
+            if self._known(k):
+                todo.pop()
+                continue
+            self.nesting = self._nesting_cost(k)
+            try:
+                self._compute(k)
+                todo.pop()
+            except _Pending as more:
+                todo.append(more.key)
+            finally:
+                self.nesting = 0
+                self.partial.clear()
+
+    def _known(self, key: GAtom | int) -> bool:
+        return key in self.done if isinstance(key, int) else key in self.derived
+
+    def _nesting_cost(self, key: GAtom | int) -> int:
+        if isinstance(key, int):
+            return 1 + max(self.task.rule_depth[p] for p in self.task.strata.components[key])
+        return 1 + self.task.rule_depth[key[0]]
+
+    def _compute(self, key: GAtom | int) -> None:
+        if isinstance(key, int):
+            self._fixpoint(key)
+            return
+        self.derived[key] = self._some_rule(key)
+
+    def _some_rule(self, g: GAtom) -> bool:
+        for rule in self.task.domain.derived[g[0]].rules:
+            if not all(
+                self.task.domain.is_subtype(self.task.objects.get(o, ROOT_TYPE), p.type)
+                or p.type == ROOT_TYPE
+                for o, p in zip(g[1:], rule.params, strict=True)
+            ):
+                continue
+            env = {p.name: v for p, v in zip(rule.params, g[1:], strict=True)}
+            if self.holds(rule.condition, env):
+                return True
+        return False
+
+    def _fixpoint(self, comp: int) -> None:
+        """The least fixpoint of a recursive component: every candidate atom is tried
+        again while some new atom was derived (the rules read the component only
+        positively, so derived atoms stay derived)."""
+        true: set[GAtom] = set()
+        self.partial[comp] = true
+        try:
+            candidates = [
+                (p, *args)
+                for p in self.task.strata.components[comp]
+                for args in product(
+                    *(self.task.of_type(q.type) for q in self.task.domain.derived[p].params)
+                )
+            ]
+            changed = True
+            while changed:
+                changed = False
+                for g in candidates:
+                    if g not in true and self._some_rule(g):
+                        true.add(g)
+                        changed = True
+        finally:
+            del self.partial[comp]
+        for g in true:
+            self.derived[g] = True
+        self.done.add(comp)
 
     def holds(self, f: Formula, env: Mapping[str, str]) -> bool:
         match f:
@@ -346,6 +481,18 @@ class _Eval:
 
     def text(self, f: Formula, env: Mapping[str, str]) -> str:
         return formula_text(f, env, self.task.numeric)
+
+
+def derived_atoms(task: Task, state: State) -> frozenset[GAtom]:
+    """Every ground derived atom that holds in ``state`` (the stratified least fixpoint
+    of the domain's rules over its facts)."""
+    ev = _Eval(task, state)
+    return frozenset(
+        (name, *args)
+        for name, d in task.domain.derived.items()
+        for args in product(*(task.of_type(q.type) for q in d.params))
+        if ev.derived_atom((name, *args))
+    )
 
 
 def formula_text(f: Formula, env: Mapping[str, str], numeric: Mapping[str, Comparison]) -> str:
@@ -568,8 +715,6 @@ class Budget:
 def applicable(task: Task, state: State, budget: Budget) -> Iterator[_Bound]:
     """Every ground action applicable in ``state``; raises
     :class:`ValidationLimitError` once ``budget`` candidate groundings are spent."""
-    from itertools import product
-
     ev = _Eval(task, state)
     for op in task.domain.operators.values():
         for args in product(*(task.of_type(p.type) for p in op.params)):
