@@ -54,7 +54,16 @@ from planproof.pddl.numeric import (
     ground_fluent,
 )
 from planproof.pddl.reader import ROOT_TYPE, Problem
-from planproof.pddl.schema import Add, Delete, Domain, Effect, ForallEffect, Operator, When
+from planproof.pddl.schema import (
+    Add,
+    Delete,
+    Domain,
+    Effect,
+    ForallEffect,
+    Operator,
+    When,
+    all_effects,
+)
 
 MAX_EVALUATION = 1_000_000
 """Most quantifier assignments one condition or effect may range over (the product of the
@@ -133,6 +142,8 @@ class Validation:
     metric: float | None = None
     metric_text: str = ""
     goal_error: str = ""
+    metric_error: str = ""
+    notes: tuple[str, ...] = ()
 
     @property
     def executable(self) -> bool:
@@ -154,6 +165,8 @@ class Validation:
             "error": self.failure.to_dict() if self.failure else None,
             "metric": self.metric,
             "metric_expression": self.metric_text or None,
+            "goal_error": self.goal_error or None,
+            "metric_error": self.metric_error or None,
             "trace": [t.to_dict() for t in self.trace],
         }
 
@@ -181,6 +194,8 @@ class Task:
     strata: Strata = field(default_factory=lambda: Strata((), {}))
     rule_depth: Mapping[str, int] = field(default_factory=dict)
     """Formula depth of each derived predicate's deepest rule (bounds Python nesting)."""
+    notes: tuple[str, ...] = ()
+    """How the task was read where PDDL leaves a choice (fluents started at 0)."""
 
     def initial_state(self) -> State:
         return State(set(self.init), dict(self.values))
@@ -189,9 +204,14 @@ class Task:
         return self.by_type.get(t or ROOT_TYPE, ())
 
 
-def compile_task(domain: Domain, problem: Problem) -> Task:
+def compile_task(domain: Domain, problem: Problem, *, strict_numeric: bool = False) -> Task:
     """Index ``problem`` under ``domain`` for validation; raises
-    :class:`ValidationLimitError` when a quantified formula is too large to check."""
+    :class:`ValidationLimitError` when a quantified formula is too large to check.
+
+    A numeric fluent the problem leaves without a value, of a function that actions only
+    ever ``increase`` (``total-cost``, ``total-fuel-used``), starts at 0, as VAL and Fast
+    Downward read it, with a note; ``strict_numeric`` keeps it undefined (the letter of
+    PDDL 2.1: reading or increasing it is an ``undefined-value`` failure)."""
     objects = {**problem.constants, **problem.objects}
     by_type: dict[str, list[str]] = {}
     for o, t in sorted(objects.items()):
@@ -202,6 +222,10 @@ def compile_task(domain: Domain, problem: Problem) -> Task:
         if t.startswith("(either "):
             by_type[t] = sorted({o for m in domain.members(t) for o in by_type.get(m, [])})
     frozen = {t: tuple(v) for t, v in by_type.items()}
+    values = dict(problem.numeric_init)
+    notes: list[str] = []
+    if not strict_numeric:
+        notes = _start_accumulators_at_zero(domain, frozen, values)
     task = Task(
         domain,
         problem,
@@ -210,12 +234,13 @@ def compile_task(domain: Domain, problem: Problem) -> Task:
         {name.lower(): op for name, op in domain.operators.items()},
         {**domain.numeric, **problem.numeric},
         frozenset((a.pred, *(t.name for t in a.args)) for a in problem.init),
-        dict(problem.numeric_init),
+        values,
         stratify(domain.derived),
         {
             name: max(formula_depth(r.condition) for r in d.rules)
             for name, d in domain.derived.items()
         },
+        tuple(notes),
     )
     for op in domain.operators.values():
         _bound(task, f"action {op.name}", _op_formulas(op))
@@ -232,6 +257,42 @@ def compile_task(domain: Domain, problem: Problem) -> Task:
                     f"over the limit of {MAX_EVALUATION:,}"
                 )
     return task
+
+
+def _start_accumulators_at_zero(
+    domain: Domain, by_type: Mapping[str, tuple[str, ...]], values: dict[GroundFluent, float]
+) -> list[str]:
+    """Set to 0 every undefined fluent of a function that is only ever increased (see
+    :func:`compile_task`); the notes say which."""
+    ops: dict[str, set[str]] = {}
+    for op in domain.operators.values():
+        for e in all_effects(op.effects):
+            if isinstance(e, NumericEffect):
+                ops.setdefault(e.fluent.name, set()).add(e.op)
+    notes: list[str] = []
+    for name, kinds in sorted(ops.items()):
+        if kinds != {"increase"} or name not in domain.functions:
+            continue
+        types = domain.functions[name]
+        size = 1
+        for t in types:
+            size *= len(by_type.get(t, ()))
+        if size > MAX_EVALUATION:
+            raise ValidationLimitError(
+                f"function {name}: {size:,} ground fluents, over the limit of {MAX_EVALUATION:,}"
+            )
+        started = 0
+        for args in product(*(by_type.get(t, ()) for t in types)):
+            if (name, args) not in values:
+                values[(name, args)] = 0.0
+                started += 1
+        if started:
+            what = fluent_text((name, ())) if not types else f"{started} values of {name}"
+            notes.append(
+                f"{what} had no initial value; it is only ever increased, so it starts at 0 "
+                "(as VAL and Fast Downward read it; --strict-numeric keeps it undefined)"
+            )
+    return notes
 
 
 def _op_formulas(op: Operator) -> list[Formula | Effect]:
@@ -463,21 +524,32 @@ class _Eval:
             case And(cs):
                 out: list[str] = []
                 for c in cs:
-                    if not self.holds(c, env):
-                        out.extend(self.unmet(c, env, limit - len(out)))
+                    out.extend(self._unmet_part(c, env, limit - len(out)))
                     if len(out) >= limit:
                         break
                 return out
             case Forall(b, body):
                 out = []
                 for o in self.task.of_type(b.type):
-                    e2 = {**env, b.var: o}
-                    if not self.holds(body, e2):
-                        out.extend(self.unmet(body, e2, limit - len(out)))
+                    out.extend(self._unmet_part(body, {**env, b.var: o}, limit - len(out)))
                     if len(out) >= limit:
                         break
                 return out
+        try:
+            self.holds(f, env)
+        except NumericError as exc:
+            return [f"{self.text(f, env)} [{exc}]"]
         return [self.text(f, env)]
+
+    def _unmet_part(self, f: Formula, env: Mapping[str, str], limit: int) -> list[str]:
+        """``unmet`` of a part that fails; a part whose arithmetic fails is unmet with the
+        error named (``(> (/ (f) (g)) 1) [division by zero in (/ (f) (g))]``)."""
+        try:
+            if self.holds(f, env):
+                return []
+        except NumericError as exc:
+            return [f"{self.text(f, env)} [{exc}]"]
+        return self.unmet(f, env, limit)
 
     def text(self, f: Formula, env: Mapping[str, str]) -> str:
         return formula_text(f, env, self.task.numeric)
@@ -684,10 +756,10 @@ def validate(
     goal_error = ""
     try:
         holds = ev.holds(task.problem.goal, {})
-        unmet = () if holds else tuple(ev.unmet(task.problem.goal, {}))
     except NumericError as exc:
-        holds, unmet, goal_error = False, (), f"goal: {exc}"
-    metric, metric_text = None, ""
+        holds, goal_error = False, f"the goal cannot be evaluated: {exc}"
+    unmet = () if holds else tuple(ev.unmet(task.problem.goal, {}))
+    metric, metric_text, metric_error = None, "", ""
     m = task.problem.metric
     if m is not None:
         metric_text = m.text
@@ -696,9 +768,18 @@ def validate(
             try:
                 metric = evaluate(m.expression, {}, values)
             except NumericError as exc:
-                goal_error = goal_error or f"metric: {exc}"
+                metric_error = f"the metric {m.text} cannot be evaluated: {exc}"
     return Validation(
-        len(steps), tuple(trace), failure, holds, unmet, metric, metric_text, goal_error
+        len(steps),
+        tuple(trace),
+        failure,
+        holds,
+        unmet,
+        metric,
+        metric_text,
+        goal_error,
+        metric_error,
+        task.notes,
     )
 
 
