@@ -14,6 +14,7 @@ conditional effects raise :class:`GroundingLimitError`.
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -56,6 +57,20 @@ class GroundingLimitError(ValueError):
     """The grounded task would be too large to hand to a STRIPS planner."""
 
 
+class GroundingTimeout(Exception):
+    """The caller's deadline passed while grounding: no verdict (a planner reports it as
+    ``timeout``, never ``unsolvable``)."""
+
+
+CLOCK_EVERY = 64
+"""Ground instances (or reachability steps / 64) between two looks at the clock."""
+
+
+def _check_clock(deadline: float | None) -> None:
+    if deadline is not None and time.perf_counter() > deadline:
+        raise GroundingTimeout("the time limit was reached while grounding")
+
+
 @dataclass(frozen=True)
 class StripsTask:
     """A grounded task as PDDL text; ``actions`` maps each grounded action's name to the
@@ -70,8 +85,9 @@ class StripsTask:
 
 
 class _Grounder:
-    def __init__(self, domain: Domain, problem: Problem) -> None:
+    def __init__(self, domain: Domain, problem: Problem, deadline: float | None = None) -> None:
         self.domain = domain
+        self.deadline = deadline
         objs = {**problem.constants, **problem.objects}
         self.by_type: dict[str, list[str]] = {}
         for o, t in sorted(objs.items()):
@@ -475,7 +491,9 @@ SMALL = 16
 
 
 def _instances(g: _Grounder, op: Operator, comp: _Compiler) -> None:
-    for args in product(*(g.objects(p.type) for p in op.params)):
+    for k, args in enumerate(product(*(g.objects(p.type) for p in op.params))):
+        if k % CLOCK_EVERY == 0:
+            _check_clock(g.deadline)
         env = {p.name: a for p, a in zip(op.params, args, strict=True)}
         pre = g.simplify(op.precondition, env)
         if isinstance(pre, Bottom):
@@ -566,10 +584,14 @@ def strips_text(task: GroundTask) -> StripsTask:
     return _strips_text(list(task.actions), set(task.init))
 
 
-def ground_task(domain: Domain, problem: Problem, *, memo: bool = True) -> GroundTask:
+def ground_task(
+    domain: Domain, problem: Problem, *, memo: bool = True, deadline: float | None = None
+) -> GroundTask:
     """The grounded STRIPS task of ``problem`` (see the module docstring); ``memo=False``
-    compiles every operator afresh (the same task, see :func:`_ground_operator`)."""
-    g = _Grounder(domain, problem)
+    compiles every operator afresh (the same task, see :func:`_ground_operator`). Past
+    ``deadline`` (a ``time.perf_counter`` value, looked at every :data:`CLOCK_EVERY`
+    instances) it raises :class:`GroundingTimeout`."""
+    g = _Grounder(domain, problem, deadline)
     goal_fact = _control("goal")
     goal_dnf = dnf(g.simplify(problem.goal, {}))
     if not goal_dnf:
@@ -605,7 +627,9 @@ def ground_task(domain: Domain, problem: Problem, *, memo: bool = True) -> Groun
     negated = {a for act in actions for a, v in act.pre if not v}
     # complements of the atoms read negatively follow every change of the atom
     full: list[GroundAction] = []
-    for act in actions:
+    for k, act in enumerate(actions):
+        if k % (CLOCK_EVERY * 64) == 0:
+            _check_clock(deadline)
         adds = set(act.adds) | {(a, False) for a, _ in act.dels if a in negated}
         dels = set(act.dels) | {(a, False) for a, _ in act.adds if a in negated}
         full.append(GroundAction(act.name, act.pre, frozenset(adds), frozenset(dels), act.origin))
@@ -622,7 +646,9 @@ def ground_task(domain: Domain, problem: Problem, *, memo: bool = True) -> Groun
     while changed:
         changed = False
         rest: list[GroundAction] = []
-        for act in pending:
+        for k, act in enumerate(pending):
+            if k % (CLOCK_EVERY * 64) == 0:
+                _check_clock(deadline)
             if act.pre <= reached:
                 live.append(act)
                 if not act.adds <= reached:

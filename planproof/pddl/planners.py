@@ -10,8 +10,10 @@ reach a goal, and Fast Downward rejects an empty ``:effect``).
 pyperplan reads STRIPS only, so the pyperplan engine first compiles the task with
 :mod:`planproof.pddl.ground` (grounding against the static facts, DNF splitting of
 preconditions and conditional effects, complement atoms for negative conditions); it has
-no time limit of its own, so it runs (called directly, not through unified-planning,
-whose wrapper costs seconds per grounded task) in a child process that is stopped at the timeout.
+no time limit of its own, so it runs, grounding included (called directly, not through
+unified-planning, whose wrapper costs seconds per grounded task), in a child process that
+is killed at the timeout. The built-in engine grounds and searches in the calling process
+and looks at the clock while grounding and in every heuristic evaluation.
 """
 
 from __future__ import annotations
@@ -109,11 +111,11 @@ def plan(
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
     t0 = time.perf_counter()
-    why = planning_refusal(domain, problem)
+    why = planning_refusal(domain, problem, engine)
     if why:
         res = PlanResult(engine, PlanStatus.UNSUPPORTED, reason=why)
     elif engine == "pyperplan":
-        res = _pyperplan(domain, problem, timeout)
+        res = _pyperplan(domain, problem, t0 + timeout)
     elif engine == "builtin":
         res = _builtin(domain, problem, t0 + timeout)
     else:
@@ -156,15 +158,18 @@ def count_text(n: int) -> str:
     return f"about {digits[0]}.{digits[1]}e+{len(digits) - 1}"
 
 
-def planning_refusal(domain: Domain, problem: Problem) -> str:
+def planning_refusal(domain: Domain, problem: Problem, engine: str = "builtin") -> str:
     """Why the planners cannot take this task ("" when they can): numeric conditions
     and derived predicates have no planning form here (action costs are dropped: the
     plan found is valid, not necessarily cheapest), and tasks over
-    :data:`MAX_GROUNDING` ground actions are refused up front."""
+    :data:`MAX_GROUNDING` ground actions are refused up front by the engines that
+    planproof grounds for (not Fast Downward, which grounds by reachability itself)."""
     if domain.numeric or problem.numeric:
         return "numeric conditions are not supported by the planners (action costs are)"
     if domain.derived:
         return "derived predicates are not supported by the planners"
+    if engine == "fast-downward":
+        return ""
     n = grounding_size(domain, problem)
     if n > MAX_GROUNDING:
         return f"{count_text(n)} ground actions, over the limit of {MAX_GROUNDING:,}"
@@ -274,14 +279,19 @@ def _tail(text: str, n: int = 300) -> str:
 # --- the built-in search -----------------------------------------------------------------
 
 
-def _grounded(engine: str, domain: Domain, problem: Problem) -> GroundTask | PlanResult:
-    """The grounded STRIPS task, or the verdict when grounding alone gives it."""
-    from planproof.pddl.ground import GroundingLimitError, ground_task
+def _grounded(
+    engine: str, domain: Domain, problem: Problem, deadline: float | None = None
+) -> GroundTask | PlanResult:
+    """The grounded STRIPS task, or the verdict when grounding alone gives it (a
+    timeout when ``deadline`` passes while grounding)."""
+    from planproof.pddl.ground import GroundingLimitError, GroundingTimeout, ground_task
 
     try:
-        task = ground_task(planning_domain(domain), problem)
+        task = ground_task(planning_domain(domain), problem, deadline=deadline)
     except GroundingLimitError as exc:
         return PlanResult(engine, PlanStatus.UNSUPPORTED, reason=str(exc))
+    except GroundingTimeout as exc:
+        return PlanResult(engine, PlanStatus.TIMEOUT, reason=str(exc))
     if task.trivially_unsolvable:
         return PlanResult(engine, PlanStatus.UNSOLVABLE, reason=task.trivially_unsolvable)
     return task
@@ -292,7 +302,7 @@ def _builtin(domain: Domain, problem: Problem, deadline: float) -> PlanResult:
     (:mod:`planproof.pddl.strips_search`): no process start, no PDDL text to re-read."""
     from planproof.pddl.strips_search import Action, search
 
-    task = _grounded("builtin", domain, problem)
+    task = _grounded("builtin", domain, problem, deadline)
     if isinstance(task, PlanResult):
         return task
     actions = [Action(a.name, a.pre, a.adds, a.dels) for a in task.actions]
@@ -310,44 +320,48 @@ def _builtin(domain: Domain, problem: Problem, deadline: float) -> PlanResult:
 # --- pyperplan ---------------------------------------------------------------------------
 
 
-def _pyperplan(domain: Domain, problem: Problem, timeout: float) -> PlanResult:
+def _pyperplan(domain: Domain, problem: Problem, deadline: float) -> PlanResult:
+    """Ground and search in a child process (pyperplan has no time limit, and grounding
+    a large task takes long too), killed at ``deadline``."""
+    ctx: Any = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+    q: Any = ctx.Queue()
+    proc = ctx.Process(target=_pyperplan_child, args=(domain, problem, q))
+    proc.start()
+    timeout = max(0.0, deadline - time.perf_counter())
+    try:
+        res: PlanResult = q.get(timeout=timeout)
+    except queue.Empty:
+        res = PlanResult("pyperplan", PlanStatus.TIMEOUT, reason="no plan within the time limit")
+    finally:
+        if proc.is_alive():
+            proc.kill()
+        proc.join(5)
+        q.close()
+        q.join_thread()
+    return res
+
+
+def _pyperplan_child(domain: Domain, problem: Problem, q: Any) -> None:
+    try:
+        q.put(_pyperplan_solve(domain, problem))
+    except Exception as exc:  # reported to the parent as a typed status
+        q.put(PlanResult("pyperplan", PlanStatus.ERROR, reason=_short(exc)))
+
+
+def _pyperplan_solve(domain: Domain, problem: Problem) -> PlanResult:
     from planproof.pddl.ground import strips_text
 
     grounded = _grounded("pyperplan", domain, problem)
     if isinstance(grounded, PlanResult):
         return grounded
     task = strips_text(grounded)
-    ctx: Any = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-    q: Any = ctx.Queue()
-    proc = ctx.Process(target=_pyperplan_child, args=(task.domain_text, task.problem_text, q))
-    proc.start()
-    try:
-        kind, payload = q.get(timeout=timeout)
-    except queue.Empty:
-        kind, payload = "timeout", f"no plan within {timeout} s"
-    finally:
-        if proc.is_alive():
-            proc.terminate()
-        proc.join(5)
-        q.close()
-        q.join_thread()
-    if kind == "timeout":
-        return PlanResult("pyperplan", PlanStatus.TIMEOUT, reason=payload)
-    if kind == "error":
-        return PlanResult("pyperplan", PlanStatus.ERROR, reason=payload)
-    if payload is None:
+    names = run_pyperplan(task.domain_text, task.problem_text)
+    if names is None:
         return PlanResult(
             "pyperplan", PlanStatus.UNSOLVABLE, reason="no plan exists (search exhausted)"
         )
-    steps = tuple(task.actions[name] for name in payload if name in task.actions)
+    steps = tuple(task.actions[name] for name in names if name in task.actions)
     return PlanResult("pyperplan", PlanStatus.SOLVED, steps)
-
-
-def _pyperplan_child(domain_text: str, problem_text: str, q: Any) -> None:
-    try:
-        q.put(("ok", run_pyperplan(domain_text, problem_text)))
-    except Exception as exc:  # reported to the parent as a typed status
-        q.put(("error", _short(exc)))
 
 
 def run_pyperplan(domain_text: str, problem_text: str) -> list[str] | None:
