@@ -1,8 +1,8 @@
-"""Solving a problem with a classical planner: Fast Downward through unified-planning by
-default, pyperplan as the fallback.
+"""Solving a problem with a classical planner: Fast Downward by default (its driver from
+the ``up-fast-downward`` wheel, called directly on planproof's own PDDL export), pyperplan
+and planproof's built-in search.
 
-unified-planning is imported only here and only when a plan is asked for (its import costs
-1–3 s). The domain and problem are exported with :func:`~planproof.pddl.writer.export_names`
+The domain and problem are exported with :func:`~planproof.pddl.writer.export_names`
 so that real files with colliding names plan at all, and the plan is mapped back to the
 original names. Operators without effects are left out of the export (they can never help
 reach a goal, and Fast Downward rejects an empty ``:effect``).
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import io
 import multiprocessing
 import os
 import queue
@@ -32,7 +31,13 @@ from typing import TYPE_CHECKING, Any
 
 from planproof.pddl.reader import Problem
 from planproof.pddl.schema import Domain
-from planproof.pddl.writer import NameMap, domain_to_pddl, export_names, problem_to_pddl
+from planproof.pddl.writer import (
+    NameMap,
+    domain_to_pddl,
+    export_names,
+    operator_constants,
+    problem_to_pddl,
+)
 
 if TYPE_CHECKING:
     from planproof.pddl.ground import GroundTask
@@ -92,9 +97,11 @@ def export_for_planner(domain: Domain, problem: Problem) -> tuple[str, str, Name
     """(domain text, problem text, names) exactly as handed to a planner."""
     d = planning_domain(domain)
     names = export_names(d, problem)
+    objects = {**problem.constants, **problem.objects}
+    constants = {c: objects[c] for c in operator_constants(d) if c in objects}
     return (
-        domain_to_pddl(d, names, loose_predicates=True),
-        problem_to_pddl(problem, d.name, names),
+        domain_to_pddl(d, names, loose_predicates=True, constants=constants, drop_numeric=True),
+        problem_to_pddl(problem, d.name, names, declared=frozenset(constants)),
         names,
     )
 
@@ -119,7 +126,7 @@ def plan(
     elif engine == "builtin":
         res = _builtin(domain, problem, t0 + timeout)
     else:
-        res = _bounded(_fast_downward, domain, problem, timeout)
+        res = _fast_downward(domain, problem, t0 + timeout)
     return dataclasses.replace(res, seconds=time.perf_counter() - t0)
 
 
@@ -176,95 +183,97 @@ def planning_refusal(domain: Domain, problem: Problem, engine: str = "builtin") 
     return ""
 
 
-def _bounded(solve: Any, domain: Domain, problem: Problem, timeout: float) -> PlanResult:
-    """``solve(domain, problem, timeout)`` in a child process in its own process group,
-    killed with everything it started once ``timeout`` seconds have passed: building the
-    model and the planner's translator count against the limit too."""
-    import signal
+FD_ALIAS = "lama-first"
+"""The Fast Downward configuration (unified-planning's default for one plan)."""
 
-    ctx: Any = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-    q: Any = ctx.Queue()
-    proc = ctx.Process(target=_bounded_child, args=(solve, domain, problem, timeout, q))
-    proc.start()
-    try:
-        res: PlanResult = q.get(timeout=timeout + 1.0)
-    except queue.Empty:
-        res = PlanResult("fast-downward", PlanStatus.TIMEOUT, reason=f"no plan within {timeout} s")
-    finally:
-        if proc.is_alive() and proc.pid is not None:
+# Fast Downward driver exit codes (driver/returncodes.py): unsolvable, out of time/memory.
+_FD_UNSOLVABLE = {11, 12}
+_FD_TRANSLATE_UNSOLVABLE = 10
+_FD_OUT_OF_TIME = {23, 24}
+_FD_OUT_OF_MEMORY = {22, 24}
+
+
+def fast_downward_script() -> str | None:
+    """The path of Fast Downward's driver shipped in the ``up-fast-downward`` wheel, found
+    without importing the package (which would import unified-planning)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("up_fast_downward")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for base in spec.submodule_search_locations:
+        path = os.path.join(base, "downward", "fast-downward.py")
+        if os.path.exists(path):
+            return path
+    return None
+
+
+def _fast_downward(domain: Domain, problem: Problem, deadline: float) -> PlanResult:
+    """planproof's own PDDL export handed to Fast Downward's driver, in a private working
+    directory (the driver writes ``output.sas`` there) and its own process group, killed
+    with everything it started at ``deadline``. No unified-planning: building its model
+    and importing it cost ~10x the planner itself on small tasks."""
+    import signal
+    import subprocess
+    import sys
+
+    script = fast_downward_script()
+    if script is None:
+        return PlanResult(
+            "fast-downward", PlanStatus.ERROR, reason="up-fast-downward is not installed"
+        )
+    domain_text, problem_text, names = export_for_planner(domain, problem)
+    with tempfile.TemporaryDirectory(prefix="planproof-fd-") as work:
+        for name, text in (("domain.pddl", domain_text), ("problem.pddl", problem_text)):
+            with open(os.path.join(work, name), "w", encoding="utf-8") as fh:
+                fh.write(text)
+        cmd = [sys.executable, script, "--plan-file", "plan", "--alias", FD_ALIAS]
+        cmd += ["domain.pddl", "problem.pddl"]
+        proc = subprocess.Popen(
+            cmd,
+            cwd=work,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        try:
+            out, _ = proc.communicate(timeout=max(0.0, deadline - time.perf_counter()))
+        except subprocess.TimeoutExpired:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(proc.pid, signal.SIGKILL)
-        proc.join(5)
-        q.close()
-        q.join_thread()
-    return res
-
-
-def _bounded_child(solve: Any, domain: Domain, problem: Problem, timeout: float, q: Any) -> None:
-    with contextlib.suppress(OSError):
-        os.setpgid(0, 0)
-    try:
-        q.put(solve(domain, problem, timeout))
-    except Exception as exc:  # reported to the parent as a typed status
-        q.put(PlanResult("fast-downward", PlanStatus.ERROR, reason=_short(exc)))
-
-
-def _up(module: str) -> Any:
-    """A unified-planning module, imported on first use (it has no type information)."""
-    import importlib
-
-    return importlib.import_module(f"unified_planning.{module}")
-
-
-def _up_env() -> Any:
-    env = _up("shortcuts").get_environment()
-    env.credits_stream = None
-    return env
-
-
-def _fast_downward(domain: Domain, problem: Problem, timeout: float) -> PlanResult:
-    from planproof.pddl.up_model import up_problem as build
-
-    S = _up("engines").PlanGenerationResultStatus
-    OneshotPlanner = _up("shortcuts").OneshotPlanner
-
-    d = planning_domain(domain)
-    names = export_names(d, problem)
-    try:
-        up_problem = build(d, problem, names)
-    except Exception as exc:  # unified-planning raises many kinds on unsupported input
-        return PlanResult("fast-downward", PlanStatus.UNSUPPORTED, reason=_short(exc))
-    # Fast Downward's driver writes its intermediate output.sas into the working
-    # directory, so concurrent runs in one directory overwrite each other's task: run
-    # each in a private one.
-    with (
-        tempfile.TemporaryDirectory(prefix="planproof-fd-") as work,
-        contextlib.chdir(work),
-        OneshotPlanner(name="fast-downward") as planner,
-        contextlib.redirect_stdout(io.StringIO()),
-    ):
-        try:
-            result = planner.solve(up_problem, timeout=timeout)
-        except Exception as exc:  # a crash of the engine or of reading its plan back
-            return PlanResult("fast-downward", PlanStatus.ERROR, reason=_short(exc))
-    status = result.status
-    if status in (S.SOLVED_SATISFICING, S.SOLVED_OPTIMALLY):
-        steps = tuple(
-            (
-                names.original_action(a.action.name),
-                tuple(names.original_object(str(p)) for p in a.actual_parameters),
+            proc.communicate()
+            return PlanResult(
+                "fast-downward", PlanStatus.TIMEOUT, reason="no plan within the time limit"
             )
-            for a in result.plan.actions
-        )
-        return PlanResult("fast-downward", PlanStatus.SOLVED, steps, renamed=names.renamed)
-    if status in (S.UNSOLVABLE_PROVEN, S.UNSOLVABLE_INCOMPLETELY):
+        code = proc.returncode
+        log = out.decode("utf-8", "replace")
+        plan_path = os.path.join(work, "plan")
+        if code == 0 and os.path.exists(plan_path):
+            with open(plan_path, encoding="utf-8") as fh:
+                steps = _fd_plan(fh.read(), names)
+            return PlanResult("fast-downward", PlanStatus.SOLVED, steps, renamed=names.renamed)
+    if code in _FD_UNSOLVABLE or code == _FD_TRANSLATE_UNSOLVABLE:
         return PlanResult(
             "fast-downward", PlanStatus.UNSOLVABLE, reason="no plan exists (search exhausted)"
         )
-    if status is S.TIMEOUT:
-        return PlanResult("fast-downward", PlanStatus.TIMEOUT, reason=f"no plan within {timeout} s")
-    logs = " ".join(m.message for m in result.log_messages or ())
-    return PlanResult("fast-downward", PlanStatus.ERROR, reason=f"{status.name}: {_tail(logs)}")
+    if code in _FD_OUT_OF_TIME:
+        return PlanResult("fast-downward", PlanStatus.TIMEOUT, reason=f"exit {code}: out of time")
+    if code in _FD_OUT_OF_MEMORY:
+        return PlanResult("fast-downward", PlanStatus.ERROR, reason=f"exit {code}: out of memory")
+    return PlanResult("fast-downward", PlanStatus.ERROR, reason=f"exit {code}: {_tail(log)}")
+
+
+def _fd_plan(text: str, names: NameMap) -> tuple[PlanStep, ...]:
+    """Fast Downward's plan file (``(name arg ...)`` lines, ``;`` comments) in the
+    original names."""
+    steps: list[PlanStep] = []
+    for raw in text.splitlines():
+        line = raw.split(";", 1)[0].strip()
+        if not line.startswith("("):
+            continue
+        name, *args = line.strip("()").split()
+        steps.append((names.original_action(name), tuple(names.original_object(a) for a in args)))
+    return tuple(steps)
 
 
 def _short(exc: BaseException) -> str:

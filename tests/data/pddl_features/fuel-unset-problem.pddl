@@ -1,0 +1,11 @@
+; fuel-problem.pddl without (= (total-fuel-used) 0): only ever increased, it starts at 0 (VAL, Fast Downward).
+(define (problem fuel-unset)
+  (:domain fuel)
+  (:objects t1 - truck depot town city - place)
+  (:init (at t1 depot) (station depot) (station town)
+         (road depot town) (road town city) (road town depot)
+         (= (fuel t1) 4) (= (capacity t1) 10)
+         (= (distance depot town) 3) (= (distance town city) 5) (= (distance town depot) 3)
+         )
+  (:goal (and (at t1 city) (>= (fuel t1) 0)))
+  (:metric minimize (total-fuel-used)))
