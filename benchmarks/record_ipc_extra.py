@@ -36,8 +36,10 @@ CASES = (
     (EXTRA / "psr-middle" / "domain.pddl", EXTRA / "psr-middle" / "p02-s23-n2-l3-f70.pddl"),
     (EXTRA / "settlers-sat18-adl" / "domain.pddl", EXTRA / "settlers-sat18-adl" / "p01.pddl"),
     (FEATURES / "reach-domain.pddl", FEATURES / "reach-problem.pddl"),
-    (FEATURES / "fuel-domain.pddl", FEATURES / "fuel-unset-problem.pddl"),
 )
+HAND_PLANS: dict[str, list[Step]] = {}
+"""Plans written by hand, by problem file name, for problems Fast Downward cannot take
+(numeric conditions)."""
 
 
 def fd_plan(domain: Path, problem: Path, timeout: float) -> list[Step]:
@@ -74,7 +76,8 @@ def main() -> int:
     agree = total = 0
     for dom, prob in CASES:
         domain, problem = load(dom, prob)
-        plan = fd_plan(dom, prob, args.timeout)
+        hand = HAND_PLANS.get(prob.name)
+        plan = hand if hand is not None else fd_plan(dom, prob, args.timeout)
         objects = {**problem.constants, **problem.objects}
         plans = {"plan": plan, **mutants(plan, objects, f"{dom.parent.name}/{prob.name}")}
         theirs, why = val_verdicts(args.val, dom, prob, plans)
@@ -89,7 +92,9 @@ def main() -> int:
             doc = {
                 "domain": str(dom.relative_to(ROOT / "tests" / "data")),
                 "problem": str(prob.relative_to(ROOT / "tests" / "data")),
-                "engine": "fast-downward (driver run directly, lama-first)",
+                "engine": "by hand"
+                if hand is not None
+                else "fast-downward (driver run directly, lama-first)",
                 "plans": {k: text(p) for k, p in plans.items()},
                 "val": theirs,
                 "val_detail": why,
