@@ -21,8 +21,9 @@ makes :func:`compile_task` raise :class:`ValidationLimitError` naming the number
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import product
 from typing import Any
 
@@ -38,6 +39,7 @@ from planproof.ltl.ast import (
     Or,
     Top,
     Var,
+    walk,
 )
 from planproof.ltl.ast import depth as formula_depth
 from planproof.pddl.axioms import Strata, stratify
@@ -70,6 +72,9 @@ MAX_EVALUATION = 1_000_000
 sizes of the types its nested quantifiers bind); beyond it the task is refused."""
 MAX_QUANTIFIER_DEPTH = 16
 """Deepest nesting of quantifiers accepted."""
+MAX_AXIOM_CACHE = 4096
+"""Most cached extensions of recursive derived predicates per task (see
+:attr:`Task.axiom_inputs`)."""
 
 GAtom = tuple[str, ...]
 """A ground atom as plain strings: ``("on", "a", "b")``."""
@@ -196,6 +201,13 @@ class Task:
     """Formula depth of each derived predicate's deepest rule (bounds Python nesting)."""
     notes: tuple[str, ...] = ()
     """How the task was read where PDDL leaves a choice (fluents started at 0)."""
+    axiom_inputs: Mapping[int, tuple[frozenset[str], bool]] = field(default_factory=dict)
+    """For each recursive component: the changing predicates its rules read (through
+    every rule below it) and whether they read numbers; its extension is a function of
+    those atoms alone, so it is cached by them."""
+    axiom_cache: dict[object, frozenset[GAtom]] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
 
     def initial_state(self) -> State:
         return State(set(self.init), dict(self.values))
@@ -242,6 +254,7 @@ def compile_task(domain: Domain, problem: Problem, *, strict_numeric: bool = Fal
         },
         tuple(notes),
     )
+    task = replace(task, axiom_inputs=_axiom_inputs(domain, task.strata))
     for op in domain.operators.values():
         _bound(task, f"action {op.name}", _op_formulas(op))
     _bound(task, "the goal", [problem.goal])
@@ -257,6 +270,36 @@ def compile_task(domain: Domain, problem: Problem, *, strict_numeric: bool = Fal
                     f"over the limit of {MAX_EVALUATION:,}"
                 )
     return task
+
+
+def _axiom_inputs(domain: Domain, strata: Strata) -> dict[int, tuple[frozenset[str], bool]]:
+    """See :attr:`Task.axiom_inputs`."""
+    reads: dict[str, set[str]] = {}
+    numeric: dict[str, bool] = {}
+    for comp in strata.components:  # dependency order: what a rule reads is known
+        for p in comp:
+            preds: set[str] = set()
+            uses_numbers = False
+            for rule in domain.derived[p].rules:
+                for f in walk(rule.condition):
+                    if not isinstance(f, Atom):
+                        continue
+                    if f.pred.startswith(NUMERIC_PREFIX):
+                        uses_numbers = True
+                    elif f.pred in domain.derived and f.pred not in comp:
+                        preds |= reads[f.pred]
+                        uses_numbers = uses_numbers or numeric[f.pred]
+                    elif f.pred not in domain.derived:
+                        preds.add(f.pred)
+            reads[p], numeric[p] = preds, uses_numbers
+        if len(comp) > 1:
+            union = set().union(*(reads[p] for p in comp))
+            for p in comp:
+                reads[p], numeric[p] = union, any(numeric[q] for q in comp)
+    out: dict[int, tuple[frozenset[str], bool]] = {}
+    for p, i in strata.recursive.items():
+        out[i] = (frozenset(reads[p]) & domain.fluents, numeric[p])
+    return out
 
 
 def _start_accumulators_at_zero(
@@ -368,6 +411,8 @@ class _Eval:
         self.derived: dict[GAtom, bool] = {}
         self.done: set[int] = set()
         self.partial: dict[int, set[GAtom]] = {}
+        self.optimistic: set[int] = set()
+        self.reads: list[GAtom] | None = None
         self.nesting = 0
 
     def ground(self, a: Atom, env: Mapping[str, str]) -> GAtom:
@@ -403,9 +448,15 @@ class _Eval:
             return hit
         comp = self.task.strata.recursive.get(g[0])
         if comp is not None:
+            if comp in self.optimistic:
+                return True
             partial = self.partial.get(comp)
             if partial is not None:
-                return g in partial
+                if g in partial:
+                    return True
+                if self.reads is not None:
+                    self.reads.append(g)
+                return False
             if comp in self.done:
                 return False
             self._demand(comp)
@@ -439,6 +490,7 @@ class _Eval:
             finally:
                 self.nesting = 0
                 self.partial.clear()
+                self.optimistic.clear()
 
     def _known(self, key: GAtom | int) -> bool:
         return key in self.done if isinstance(key, int) else key in self.derived
@@ -455,8 +507,9 @@ class _Eval:
         self.derived[key] = self._some_rule(key)
 
     def _some_rule(self, g: GAtom) -> bool:
-        for rule in self.task.domain.derived[g[0]].rules:
-            if not all(
+        d = self.task.domain.derived[g[0]]
+        for rule in d.rules:
+            if rule.params != d.params and not all(
                 self.task.domain.is_subtype(self.task.objects.get(o, ROOT_TYPE), p.type)
                 or p.type == ROOT_TYPE
                 for o, p in zip(g[1:], rule.params, strict=True)
@@ -468,31 +521,71 @@ class _Eval:
         return False
 
     def _fixpoint(self, comp: int) -> None:
-        """The least fixpoint of a recursive component: every candidate atom is tried
-        again while some new atom was derived (the rules read the component only
-        positively, so derived atoms stay derived)."""
+        """The least fixpoint of a recursive component (its rules read it only
+        positively, so derived atoms stay derived): candidates whose rules fail even
+        with the whole component true are dropped, the others go through a worklist
+        that tries an atom again when an atom it read has been derived."""
+        fluents, numbers = self.task.axiom_inputs.get(comp, (None, True))
+        key: object = None
+        if fluents is not None:
+            key = (
+                comp,
+                frozenset(a for a in self.state.atoms if a[0] in fluents),
+                frozenset(self.state.values.items()) if numbers else None,
+            )
+            hit = self.task.axiom_cache.get(key)
+            if hit is not None:
+                for g in hit:
+                    self.derived[g] = True
+                self.done.add(comp)
+                return
         true: set[GAtom] = set()
-        self.partial[comp] = true
+        self.optimistic.add(comp)
         try:
+            # an atom whose rules fail even with every atom of the component true never
+            # holds (the component reads itself only positively): tried once, dropped
             candidates = [
-                (p, *args)
+                g
                 for p in self.task.strata.components[comp]
                 for args in product(
                     *(self.task.of_type(q.type) for q in self.task.domain.derived[p].params)
                 )
+                if self._some_rule(g := (p, *args))
             ]
-            changed = True
-            while changed:
-                changed = False
-                for g in candidates:
-                    if g not in true and self._some_rule(g):
-                        true.add(g)
-                        changed = True
         finally:
+            self.optimistic.discard(comp)
+        self.partial[comp] = true
+        # a worklist: a failed atom is tried again only once an atom of the component it
+        # read (false then) has been derived; its rules read nothing else that changes
+        watchers: dict[GAtom, list[GAtom]] = {}
+        work = deque(candidates)
+        queued = set(candidates)
+        outer = self.reads
+        try:
+            while work:
+                g = work.popleft()
+                queued.discard(g)
+                self.reads = []
+                ok = self._some_rule(g)
+                if ok:
+                    true.add(g)
+                    for c in watchers.pop(g, ()):
+                        if c not in true and c not in queued:
+                            work.append(c)
+                            queued.add(c)
+                else:
+                    for a in self.reads:
+                        watchers.setdefault(a, []).append(g)
+        finally:
+            self.reads = outer
             del self.partial[comp]
         for g in true:
             self.derived[g] = True
         self.done.add(comp)
+        if key is not None:
+            if len(self.task.axiom_cache) >= MAX_AXIOM_CACHE:
+                self.task.axiom_cache.clear()
+            self.task.axiom_cache[key] = frozenset(true)
 
     def holds(self, f: Formula, env: Mapping[str, str]) -> bool:
         match f:
@@ -820,8 +913,6 @@ one's precondition): the bound on its work."""
 def _with_repair(  # noqa: PLR0917
     task: Task, state: State, target: _Bound, failure: StepFailure, depth: int, nodes: int
 ) -> StepFailure:
-    from collections import deque
-    from dataclasses import replace
 
     def key(s: State) -> tuple[frozenset[GAtom], frozenset[tuple[GroundFluent, float]]]:
         return frozenset(s.atoms), frozenset(s.values.items())
