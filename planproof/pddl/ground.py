@@ -32,6 +32,7 @@ from planproof.ltl.ast import (
     Not,
     Or,
     Top,
+    Var,
     atoms,
 )
 from planproof.pddl.reader import ROOT_TYPE, Problem
@@ -96,6 +97,10 @@ class _Grounder:
         self.by_type.setdefault(ROOT_TYPE, sorted(objs))
         self.static = domain.static_predicates
         self.init = problem.init
+        self.facts: dict[str, set[tuple[str, ...]]] = {}
+        for a in problem.init:
+            if a.pred in self.static:
+                self.facts.setdefault(a.pred, set()).add(tuple(t.name for t in a.args))
         ctx = (tuple(sorted(domain.types.items())), tuple(sorted(objs.items())), problem.init)
         if len(_CONTEXTS) > MAX_CACHED_OPERATORS:
             _CONTEXTS.clear()  # old ids may then be reused by a new context: forget those too
@@ -490,15 +495,118 @@ SMALL = 16
 """Largest DNF a single step of a sequence checks at once."""
 
 
-def _instances(g: _Grounder, op: Operator, comp: _Compiler) -> None:
-    for k, args in enumerate(product(*(g.objects(p.type) for p in op.params))):
-        if k % CLOCK_EVERY == 0:
-            _check_clock(g.deadline)
-        env = {p.name: a for p, a in zip(op.params, args, strict=True)}
-        pre = g.simplify(op.precondition, env)
-        if isinstance(pre, Bottom):
+def static_filters(
+    op: Operator, static: frozenset[str]
+) -> tuple[tuple[int, ...], tuple[tuple[str, tuple[int | str, ...]], ...]]:
+    """(indices of the parameters that the precondition's top-level static atoms
+    constrain, those atoms with each argument a parameter index or a constant)."""
+    parts = op.precondition.children if isinstance(op.precondition, And) else (op.precondition,)
+    index = {p.name: i for i, p in enumerate(op.params)}
+    atoms_: list[tuple[str, tuple[int | str, ...]]] = []
+    for part in parts:
+        if isinstance(part, Atom) and part.pred in static and part.pred != "=":
+            args = tuple(
+                index[t.name] if isinstance(t, Var) and t.name in index else t.name
+                for t in part.args
+            )
+            if not any(isinstance(t, Var) and t.name not in index for t in part.args):
+                atoms_.append((part.pred, args))
+    bound = sorted({a for _, args in atoms_ for a in args if isinstance(a, int)})
+    return tuple(bound), tuple(atoms_)
+
+
+def static_bindings(
+    domains: list[list[str]],
+    constrained: tuple[int, ...],
+    atoms_: tuple[tuple[str, tuple[int | str, ...]], ...],
+    facts: Mapping[str, set[tuple[str, ...]]],
+    deadline: float | None = None,
+) -> Iterator[dict[int, str]]:
+    """Every binding of the ``constrained`` parameters (index → object, from
+    ``domains``) under which the static ``atoms_`` hold in ``facts``: a backtracking
+    join that checks an atom as soon as its parameters are bound, so an untyped
+    operator over N objects costs what its static preconditions allow, not N^k."""
+    checks: dict[int, list[tuple[str, tuple[int | str, ...]]]] = {}
+    for pred, args in atoms_:
+        last = max((constrained.index(a) for a in args if isinstance(a, int)), default=-1)
+        checks.setdefault(last, []).append((pred, args))
+    for pred, args in checks.get(-1, []):  # only constants: true or false once
+        if tuple(str(a) for a in args) not in facts.get(pred, set()):
+            return
+    env: dict[int, str] = {}
+    stack: list[Iterator[str]] = []
+    depth = 0
+    steps = 0
+    if not constrained:
+        yield {}
+        return
+    stack.append(iter(domains[constrained[0]]))
+    while stack:
+        steps += 1
+        if steps % CLOCK_EVERY == 0:
+            _check_clock(deadline)
+        o = next(stack[-1], None)
+        if o is None:
+            stack.pop()
+            depth -= 1
             continue
-        comp.instance(op.name, tuple(args), pre, list(g.effects(op.effects, env, Top())))
+        env[constrained[depth]] = o
+        if all(
+            tuple(env[a] if isinstance(a, int) else a for a in args) in facts.get(pred, set())
+            for pred, args in checks.get(depth, [])
+        ):
+            if depth + 1 == len(constrained):
+                yield dict(env)
+            else:
+                depth += 1
+                stack.append(iter(domains[constrained[depth]]))
+
+
+def _instances(g: _Grounder, op: Operator, comp: _Compiler) -> None:
+    domains = [g.objects(p.type) for p in op.params]
+    constrained, atoms_ = static_filters(op, g.static)
+    free = [i for i in range(len(op.params)) if i not in constrained]
+    k = 0
+    for fixed in static_bindings(domains, constrained, atoms_, g.facts, g.deadline):
+        for rest in product(*(domains[i] for i in free)):
+            k += 1
+            if k % CLOCK_EVERY == 0:
+                _check_clock(g.deadline)
+            binding = {**fixed, **dict(zip(free, rest, strict=True))}
+            _instance(g, op, comp, tuple(binding[i] for i in range(len(op.params))))
+
+
+def count_instances(domain: Domain, problem: Problem, limit: int) -> int:
+    """Ground actions whose top-level static preconditions hold (what grounding will
+    enumerate), counted up to just past ``limit`` (an operator no static atom constrains
+    counts as the product of its parameters' object counts, without enumeration)."""
+    g = _Grounder(domain, problem)
+    total = 0
+    for op in domain.operators.values():
+        domains = [g.objects(p.type) for p in op.params]
+        constrained, atoms_ = static_filters(op, g.static)
+        free = 1
+        for i in range(len(op.params)):
+            if i not in constrained:
+                free *= len(domains[i])
+        if not constrained:
+            total += free
+            continue
+        if free == 0:
+            continue
+        for _ in static_bindings(domains, constrained, atoms_, g.facts):
+            total += free
+            if total > limit:
+                return total
+    return total
+
+
+def _instance(g: _Grounder, op: Operator, comp: _Compiler, args: tuple[str, ...]) -> None:
+    env = {p.name: a for p, a in zip(op.params, args, strict=True)}
+    pre = g.simplify(op.precondition, env)
+    if isinstance(pre, Bottom):
+        return
+    comp.instance(op.name, tuple(args), pre, list(g.effects(op.effects, env, Top())))
 
 
 _Compiled = tuple[tuple[tuple[frozenset[Fact], frozenset[Fact], frozenset[Fact], Origin], ...], int]

@@ -131,29 +131,18 @@ def plan(
 
 
 MAX_GROUNDING = 20_000_000
-"""Most ground actions (the sum over operators of the product of their parameters'
-object counts, before any pruning) a problem may have to be planned."""
+"""Most ground actions whose static preconditions hold a problem may have to be planned
+by the engines planproof grounds for (``builtin``, ``pyperplan``)."""
 
 
 def grounding_size(domain: Domain, problem: Problem) -> int:
-    """The number of ground actions before pruning (see :data:`MAX_GROUNDING`)."""
-    counts: dict[str, int] = {}
-    objs = {**problem.constants, **problem.objects}
-    for t in objs.values():
-        for m in domain.members(t):
-            for a in domain.ancestors(m) if m in domain.types else (m,):
-                counts[a] = counts.get(a, 0) + 1
-    total = 0
-    for op in domain.operators.values():
-        n = 1
-        for p in op.params:
-            n *= (
-                len(objs)
-                if p.type == "object"
-                else sum(counts.get(m, 0) for m in domain.members(p.type))
-            )
-        total += n
-    return total
+    """The ground actions grounding will enumerate: instances whose top-level static
+    preconditions hold (an untyped logistics operator over 10 cities and 40 packages
+    counts its packages, trucks and places, not every object in each position),
+    counted exactly up to :data:`MAX_GROUNDING` and just past it otherwise."""
+    from planproof.pddl.ground import count_instances
+
+    return count_instances(domain, problem, MAX_GROUNDING)
 
 
 def count_text(n: int) -> str:
@@ -167,16 +156,16 @@ def count_text(n: int) -> str:
 
 def planning_refusal(domain: Domain, problem: Problem, engine: str = "builtin") -> str:
     """Why the planners cannot take this task ("" when they can): numeric conditions
-    and derived predicates have no planning form here (action costs are dropped: the
-    plan found is valid, not necessarily cheapest), and tasks over
+    have no planning form here (action costs are dropped: the plan found is valid, not
+    necessarily cheapest), derived predicates only Fast Downward's, and tasks over
     :data:`MAX_GROUNDING` ground actions are refused up front by the engines that
     planproof grounds for (not Fast Downward, which grounds by reachability itself)."""
     if domain.numeric or problem.numeric:
         return "numeric conditions are not supported by the planners (action costs are)"
-    if domain.derived:
-        return "derived predicates are not supported by the planners"
     if engine == "fast-downward":
-        return ""
+        return ""  # Fast Downward takes derived predicates and grounds for itself
+    if domain.derived:
+        return f"derived predicates are not supported by the {engine} engine (use --engine fast-downward)"
     n = grounding_size(domain, problem)
     if n > MAX_GROUNDING:
         return f"{count_text(n)} ground actions, over the limit of {MAX_GROUNDING:,}"

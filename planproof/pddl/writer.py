@@ -39,6 +39,7 @@ from planproof.pddl.schema import (
     Effect,
     ForallEffect,
     Operator,
+    Param,
     When,
     operator_atoms,
 )
@@ -218,6 +219,10 @@ def _effect(e: Effect, n: NameMap, drop_numeric: bool = False) -> str:
     raise ValueError(f"{type(e).__name__} has no PDDL form here")
 
 
+def _params(params: Iterable[Param], n: NameMap) -> list[str]:
+    return [f"?{p.name} - {n.type(p.type)}" for p in params]
+
+
 def operator_text(op: Operator, names: NameMap | None = None, *, drop_numeric: bool = False) -> str:
     n = names or NameMap()
     params = " ".join(f"?{p.name} - {n.type(p.type)}" for p in op.params)
@@ -230,15 +235,15 @@ def operator_text(op: Operator, names: NameMap | None = None, *, drop_numeric: b
 
 
 def operator_constants(domain: Domain) -> frozenset[str]:
-    """The object names the operators mention (domain constants, or problem objects an
-    LLM-written operator names): a planner needs them declared in ``:constants``."""
-    return frozenset(
-        t.name
-        for op in domain.operators.values()
-        for a in operator_atoms(op)
-        for t in a.args
-        if isinstance(t, Const)
-    )
+    """The object names the operators and derived-predicate rules mention (domain
+    constants, or problem objects an LLM-written operator names): a planner needs them
+    declared in ``:constants``."""
+    from planproof.ltl.ast import walk
+
+    rule_atoms = (f for d in domain.derived.values() for r in d.rules for f in walk(r.condition))
+    used = [a for op in domain.operators.values() for a in operator_atoms(op)]
+    used += [f for f in rule_atoms if isinstance(f, Atom)]
+    return frozenset(t.name for a in used for t in a.args if isinstance(t, Const))
 
 
 REQUIREMENTS = (
@@ -287,7 +292,7 @@ def domain_to_pddl(
     )
     lines = [
         f"(define (domain {_sanitize(domain.name)})",
-        f"  (:requirements {REQUIREMENTS})",
+        f"  (:requirements {REQUIREMENTS}{' :derived-predicates' if domain.derived else ''})",
         "  (:types",
         *type_lines,
         "  )",
@@ -295,6 +300,12 @@ def domain_to_pddl(
         "  (:predicates",
         *pred_lines,
         "  )",
+        *(
+            f"  (:derived ({' '.join([n.predicate(p), *_params(r.params, n)])})\n"
+            f"    {condition_text(r.condition, n)})"
+            for p, d in domain.derived.items()
+            for r in d.rules
+        ),
         *(operator_text(op, n, drop_numeric=drop_numeric) for op in domain.operators.values()),
         ")",
     ]

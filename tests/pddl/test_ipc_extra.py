@@ -48,3 +48,33 @@ def test_an_unset_total_cost_starts_at_zero_as_in_val() -> None:
     v = validate(_task(doc), read_plan(doc["plans"]["plan"]))
     assert v.valid and v.metric == 535.0  # VAL: "Final value: 535"
     assert any("(total-cost) had no initial value" in n for n in v.notes)
+
+
+@pytest.mark.parametrize(
+    ("folder", "problem"),
+    [("psr-middle", "p01-s17-n2-l2-f30.pddl"), ("philosophers", "p01-phil2.pddl")],
+)
+def test_fast_downward_plans_domains_with_derived_predicates(folder: str, problem: str) -> None:
+    """planproof's export writes the rules (with the constants they name) and Fast
+    Downward plans; the plan is valid under planproof's fixpoint. The engines planproof
+    grounds for refuse derived predicates by name."""
+    from planproof.pddl.planners import PlanStatus, plan
+
+    doc = {"domain": f"ipc_extra/{folder}/domain.pddl", "problem": f"ipc_extra/{folder}/{problem}"}
+    task = _task(doc)
+    found = plan(task.domain, task.problem, engine="fast-downward", timeout=120)
+    assert found.solved, found.reason
+    assert validate(task, found.plan).valid
+    refused = plan(task.domain, task.problem, engine="builtin", timeout=5)
+    assert refused.status is PlanStatus.UNSUPPORTED and "derived" in refused.reason
+
+
+def test_derived_rules_survive_the_writer() -> None:
+    from planproof.pddl.writer import domain_to_pddl
+
+    domain = read_domain_file(
+        (DATA / "ipc_extra/psr-middle/domain.pddl").read_text(), fold_case=True
+    )
+    constants = dict(domain.constants)
+    again = read_domain_file(domain_to_pddl(domain.domain, constants=constants)).domain
+    assert again.derived == domain.domain.derived
