@@ -20,9 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import multiprocessing
 import os
-import queue
 import tempfile
 import time
 from dataclasses import dataclass
@@ -165,7 +163,10 @@ def planning_refusal(domain: Domain, problem: Problem, engine: str = "builtin") 
     if engine == "fast-downward":
         return ""  # Fast Downward takes derived predicates and grounds for itself
     if domain.derived:
-        return f"derived predicates are not supported by the {engine} engine (use --engine fast-downward)"
+        return (
+            f"derived predicates are not supported by the {engine} engine "
+            "(use --engine fast-downward)"
+        )
     n = grounding_size(domain, problem)
     if n > MAX_GROUNDING:
         return f"{count_text(n)} ground actions, over the limit of {MAX_GROUNDING:,}"
@@ -321,6 +322,9 @@ def _builtin(domain: Domain, problem: Problem, deadline: float) -> PlanResult:
 def _pyperplan(domain: Domain, problem: Problem, deadline: float) -> PlanResult:
     """Ground and search in a child process (pyperplan has no time limit, and grounding
     a large task takes long too), killed at ``deadline``."""
+    import multiprocessing
+    import queue
+
     ctx: Any = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     q: Any = ctx.Queue()
     proc = ctx.Process(target=_pyperplan_child, args=(domain, problem, q))
