@@ -1,5 +1,5 @@
 """``planproof plan --domain D.pddl --problem P.pddl [--engine E]``: solve a problem with a
-classical planner (Fast Downward through unified-planning, or pyperplan), then replay the
+classical planner (Fast Downward's driver, pyperplan or the built-in search), then replay the
 plan found with the generic simulator core as a check.
 
 The plan found is checked with the validator ``planproof verify`` uses. Exit 0 when a
