@@ -238,6 +238,16 @@ def compile_task(domain: Domain, problem: Problem, *, strict_numeric: bool = Fal
     notes: list[str] = []
     if not strict_numeric:
         notes = _start_accumulators_at_zero(domain, frozen, values)
+    set_derived = sorted(
+        (a.pred, *(t.name for t in a.args)) for a in problem.init if a.pred in domain.derived
+    )
+    if set_derived:
+        shown = ", ".join(gatom_text(g) for g in set_derived[:3])
+        notes.append(
+            f"{len(set_derived)} fact(s) of :init name derived predicates ({shown}"
+            f"{', ...' if len(set_derived) > 3 else ''}): ignored, as VAL does; a derived "
+            "predicate's value comes from its rules"
+        )
     task = Task(
         domain,
         problem,
@@ -245,7 +255,11 @@ def compile_task(domain: Domain, problem: Problem, *, strict_numeric: bool = Fal
         frozen,
         {name.lower(): op for name, op in domain.operators.items()},
         {**domain.numeric, **problem.numeric},
-        frozenset((a.pred, *(t.name for t in a.args)) for a in problem.init),
+        frozenset(
+            (a.pred, *(t.name for t in a.args))
+            for a in problem.init
+            if a.pred not in domain.derived
+        ),
         values,
         stratify(domain.derived),
         {

@@ -232,3 +232,17 @@ def test_stratified_fixpoint_equals_brute_force(program) -> None:  # type: ignor
     domain, problem = _pddl(arity, rules, facts)
     task = _task(domain, problem)
     assert derived_atoms(task, task.initial_state()) == _brute_force(arity, level, rules, facts)
+
+
+def test_a_derived_fact_in_init_is_ignored_with_a_note(tmp_path: Path) -> None:
+    """VAL ignores it too (its repair advice asks to satisfy the rule): the verdict on
+    ``(visit d)`` stays invalid."""
+    domain = (FEATURES / "reach-domain.pddl").read_text()
+    problem = (FEATURES / "reach-problem.pddl").read_text()
+    problem = problem.replace("(home a)", "(home a) (reach a d) (reach b d)")
+    code, out = _verify(tmp_path, domain, problem, "(visit d)\n")
+    assert code == 1 and "(reach a d)" in out["error"]["message"]
+    assert any(
+        "2 fact(s) of :init name derived predicates ((reach a d), (reach b d))" in n
+        for n in out["notes"]
+    )
