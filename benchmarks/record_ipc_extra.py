@@ -8,6 +8,8 @@ them all; with ``--write`` the plans and VAL's verdicts go to tests/data/ipc_ext
 which tests/pddl/test_ipc_extra.py checks planproof against.
 
     python benchmarks/record_ipc_extra.py --val PATH/Validate [--write]
+    python benchmarks/record_ipc_extra.py --val PATH/Validate --folder DIR   # every
+        # DOMAIN/domain.pddl + DOMAIN/*.pddl under DIR (a wider sample), never written
 
 VAL (KCL-Planning/VAL) is not on any package registry; build it from source.
 """
@@ -16,6 +18,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -49,13 +53,21 @@ def fd_plan(domain: Path, problem: Path, timeout: float) -> list[Step]:
     assert script is not None, "up-fast-downward is not installed"
     with tempfile.TemporaryDirectory(prefix="record-fd-") as work:
         cmd = [sys.executable, script, "--plan-file", "plan", "--alias", FD_ALIAS]
-        subprocess.run(
+        proc = subprocess.Popen(
             [*cmd, str(domain), str(problem)],
             cwd=work,
-            capture_output=True,
-            timeout=timeout,
-            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,  # the driver starts the search: kill them together
         )
+        try:
+            code = proc.wait(timeout=timeout)
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        if code != 0:
+            raise subprocess.CalledProcessError(code, cmd)
         lines = (Path(work) / "plan").read_text().splitlines()
     steps: list[Step] = []
     for line in lines:
@@ -70,14 +82,28 @@ def main() -> int:
     ap.add_argument("--val", required=True, help="VAL's Validate binary")
     ap.add_argument("--write", action="store_true")
     ap.add_argument("--timeout", type=float, default=600.0)
+    ap.add_argument("--folder", type=Path, help="check these folders' problems instead")
     args = ap.parse_args()
+    cases = list(CASES)
+    if args.folder is not None:
+        args.write = False
+        cases = [
+            (d / "domain.pddl", p)
+            for d in sorted(x for x in args.folder.iterdir() if (x / "domain.pddl").exists())
+            for p in sorted(d.glob("*.pddl"))
+            if p.name != "domain.pddl"
+        ]
     from planproof.pddl.validate import compile_task, validate
 
     agree = total = 0
-    for dom, prob in CASES:
+    for dom, prob in cases:
         domain, problem = load(dom, prob)
         hand = HAND_PLANS.get(prob.name)
-        plan = hand if hand is not None else fd_plan(dom, prob, args.timeout)
+        try:
+            plan = hand if hand is not None else fd_plan(dom, prob, args.timeout)
+        except (subprocess.SubprocessError, OSError) as exc:
+            print(f"{dom.parent.name}/{prob.name}: no plan ({type(exc).__name__})", flush=True)
+            continue
         objects = {**problem.constants, **problem.objects}
         plans = {"plan": plan, **mutants(plan, objects, f"{dom.parent.name}/{prob.name}")}
         theirs, why = val_verdicts(args.val, dom, prob, plans)

@@ -576,28 +576,37 @@ def _instances(g: _Grounder, op: Operator, comp: _Compiler) -> None:
             _instance(g, op, comp, tuple(binding[i] for i in range(len(op.params))))
 
 
+EXACT_COUNT = 1_000_000
+"""Largest product of an operator's (unary-filtered) parameter domains that
+:func:`count_instances` enumerates exactly; beyond it the product is the count (an upper
+bound), so counting never costs more than about a million join steps per operator."""
+
+
 def count_instances(domain: Domain, problem: Problem, limit: int) -> int:
     """Ground actions whose top-level static preconditions hold (what grounding will
-    enumerate), counted up to just past ``limit`` (an operator no static atom constrains
-    counts as the product of its parameters' object counts, without enumeration)."""
+    enumerate): each parameter's objects are first filtered by the unary static atoms on
+    it; an operator whose filtered product is at most :data:`EXACT_COUNT` is enumerated
+    by the static join (until the total passes ``limit``), any other counts as that
+    product (an upper bound: binary static atoms may prune more)."""
     g = _Grounder(domain, problem)
     total = 0
     for op in domain.operators.values():
-        domains = [g.objects(p.type) for p in op.params]
+        domains = [list(g.objects(p.type)) for p in op.params]
         constrained, atoms_ = static_filters(op, g.static)
-        free = 1
-        for i in range(len(op.params)):
-            if i not in constrained:
-                free *= len(domains[i])
-        if not constrained:
-            total += free
-            continue
-        if free == 0:
-            continue
-        for _ in static_bindings(domains, constrained, atoms_, g.facts):
-            total += free
-            if total > limit:
-                return total
+        for pred, args in atoms_:
+            if len(args) == 1 and isinstance(args[0], int):
+                known = g.facts.get(pred, set())
+                domains[args[0]] = [o for o in domains[args[0]] if (o,) in known]
+        bound = 1
+        for d in domains:
+            bound *= len(d)
+        if bound > EXACT_COUNT or not constrained or bound == 0 or total > limit:
+            total += bound
+        else:
+            free = bound
+            for i in constrained:
+                free //= len(domains[i])
+            total += free * sum(1 for _ in static_bindings(domains, constrained, atoms_, g.facts))
     return total
 
 

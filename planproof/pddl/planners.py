@@ -136,8 +136,8 @@ by the engines planproof grounds for (``builtin``, ``pyperplan``)."""
 def grounding_size(domain: Domain, problem: Problem) -> int:
     """The ground actions grounding will enumerate: instances whose top-level static
     preconditions hold (an untyped logistics operator over 10 cities and 40 packages
-    counts its packages, trucks and places, not every object in each position),
-    counted exactly up to :data:`MAX_GROUNDING` and just past it otherwise."""
+    counts its packages, trucks and places, not every object in each position; see
+    :func:`planproof.pddl.ground.count_instances`)."""
     from planproof.pddl.ground import count_instances
 
     return count_instances(domain, problem, MAX_GROUNDING)
