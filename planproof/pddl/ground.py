@@ -625,6 +625,11 @@ _OPERATORS: OrderedDict[tuple[Operator, frozenset[str], int, tuple[int, ...]], _
 """An operator's compiled actions per grounding context (see :func:`_ground_operator`),
 and how many conditional-effect sequences they number."""
 MAX_CACHED_OPERATORS = 16_384
+MAX_MEMO_ACTIONS = 4_096
+"""Largest compiled operator kept in the memo: the transition-modeling sweep reuses
+small operators (tens to hundreds of actions); a large one is rarely met twice and its
+memo entry cost seconds of interpreter teardown after a timed-out ``plan`` (16,840
+actions of transport p10: 4 s)."""
 _CONTEXTS: dict[tuple[object, ...], int] = {}
 """Grounding contexts (types, objects, initial facts) interned to small ints."""
 
@@ -644,9 +649,10 @@ def _ground_operator(g: _Grounder, op: Operator, comp: _Compiler) -> None:
         sub = _Compiler()
         _instances(g, op, sub)
         done = tuple((a.pre, a.adds, a.dels, a.origin) for a in sub.actions), sub.instances
-        _OPERATORS[key] = done
-        if len(_OPERATORS) > MAX_CACHED_OPERATORS:
-            _OPERATORS.popitem(last=False)
+        if len(done[0]) <= MAX_MEMO_ACTIONS:
+            _OPERATORS[key] = done
+            if len(_OPERATORS) > MAX_CACHED_OPERATORS:
+                _OPERATORS.popitem(last=False)
     actions, sequences = done
     shift = {
         _control("do", str(i)): _control("do", str(i + comp.instances)) for i in range(sequences)
