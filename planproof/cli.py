@@ -18,7 +18,6 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -106,6 +105,8 @@ def cmd_ltl_parse(args: argparse.Namespace) -> int:
 
 
 def _load_example(name: str) -> dict[str, Any]:
+    from importlib import resources
+
     text = resources.files("planproof.examples").joinpath(f"{name}.json").read_text()
     doc: dict[str, Any] = json.loads(text)
     return doc
@@ -323,8 +324,11 @@ def _add_solver_args(p: argparse.ArgumentParser) -> None:
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The whole command tree (command modules imported only for their arguments)."""
+def build_parser(chosen: tuple[str, ...] | None = None) -> argparse.ArgumentParser:
+    """The whole command tree (command modules imported only for their arguments); with
+    ``chosen`` (a command path), only that command's module is imported, the others
+    keep their name and help (a single ``verify`` call then imports only what it
+    needs)."""
     parser = _Parser(prog="planproof", description="Verify and diagnose plans written by LLMs.")
     parser.add_argument("--version", action="version", version="planproof 0.1.0")
     top = parser.add_subparsers(dest="command", required=True)
@@ -388,7 +392,7 @@ def build_parser() -> argparse.ArgumentParser:
             sp.formatter_class = argparse.RawDescriptionHelpFormatter
     for sp in (parser, ltl, data):
         add_global_json(sp)
-    _add_command_modules(top)
+    _add_command_modules(top, chosen)
     return parser
 
 
@@ -586,7 +590,16 @@ def epilog(path: tuple[str, ...]) -> str:
     return "\n\n".join(p if p.startswith("example") else textwrap.fill(p, 88) for p in parts)
 
 
-def _add_command_modules(top: Any) -> None:
+def _chosen_command(argv: Sequence[str]) -> tuple[str, ...] | None:
+    """The command path the words of ``argv`` start with, if it names a command module."""
+    words = tuple(a for a in argv if not a.startswith("-"))
+    for path in COMMANDS:
+        if words[: len(path)] == path:
+            return path
+    return None
+
+
+def _add_command_modules(top: Any, chosen: tuple[str, ...] | None = None) -> None:
     import importlib
 
     groups: dict[str, Any] = {}
@@ -606,6 +619,8 @@ def _add_command_modules(top: Any) -> None:
             epilog=epilog(path),
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
+        if chosen is not None and path != chosen:
+            continue
         mod = importlib.import_module(module)
         mod.add_arguments(p)
         p.set_defaults(handler=mod.run)
@@ -767,8 +782,8 @@ def _check_argv(argv: Sequence[str]) -> BadInput | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
     given = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(_chosen_command(given))
     bad_argument = _check_argv(given)
     if bad_argument is not None:
         return present_error(bad_argument, "--json" in given)

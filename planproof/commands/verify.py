@@ -68,6 +68,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="temporal plans: points closer than this are simultaneous for mutex checks and "
         "duration constraints (VAL's -t; default 0.01)",
     )
+    parser.add_argument(
+        "--strict-numeric",
+        action="store_true",
+        help="the letter of PDDL 2.1: a fluent without an initial value is undefined even "
+        "when actions only increase it (default: such a fluent, e.g. total-cost, starts at "
+        "0, as VAL and Fast Downward read it, with a note)",
+    )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
 
 
@@ -156,9 +163,10 @@ def load(
 class _Tasks:
     """Domains and problems read once per path (the batch form's saving)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, strict_numeric: bool = False) -> None:
         self.domains: dict[Path, Any] = {}
         self.tasks: dict[tuple[Path, Path], Any] = {}
+        self.strict_numeric = strict_numeric
 
     def get(self, domain_path: Path, problem_path: Path) -> Any:
         from planproof.pddl.validate import ValidationLimitError, compile_task
@@ -171,7 +179,7 @@ class _Tasks:
                 return temporal
             domain, problem = load(domain_path, problem_path, fold_case=True, domains=self.domains)
             try:
-                self.tasks[key] = compile_task(domain, problem)
+                self.tasks[key] = compile_task(domain, problem, strict_numeric=self.strict_numeric)
             except ValidationLimitError as exc:
                 raise _Bad(
                     f"{domain_path}: {exc}", {"error": "too-large", "message": str(exc)}
@@ -265,7 +273,7 @@ def check_one(
     except PlanFormatError as exc:
         raise _Bad(f"plan: {exc}", exc.to_dict()) from None
     v = validate(task, plan.steps, repair=repair)
-    return {"ok": True, **v.to_dict(), "notes": list(plan.notes)}
+    return {"ok": True, **v.to_dict(), "notes": [*plan.notes, *v.notes]}
 
 
 def _lenient(args: argparse.Namespace, plan_text: str) -> tuple[dict[str, Any], bool]:
@@ -308,8 +316,9 @@ def run(args: argparse.Namespace) -> int:
         data, valid = _lenient(args, text)
     else:
         repair = True if args.repair is None else args.repair
+        tasks = _Tasks(strict_numeric=args.strict_numeric)
         data = check_one(
-            _Tasks(), args.domain, args.problem, text, repair=repair, tolerance=args.tolerance
+            tasks, args.domain, args.problem, text, repair=repair, tolerance=args.tolerance
         )
         valid = bool(data["valid"])
     data = {"domain": str(args.domain), "problem": str(args.problem), **data}
@@ -321,7 +330,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_many(args: argparse.Namespace) -> int:
-    tasks = _Tasks()
+    tasks = _Tasks(strict_numeric=args.strict_numeric)
     cases = (
         {"id": str(p), "domain": args.domain, "problem": args.problem, "plan_file": p}
         for p in args.plan
@@ -341,7 +350,7 @@ def _run_cases(args: argparse.Namespace) -> int:
         with fh:
             yield from _case_lines(fh, str(args.cases))
 
-    return _batch(args, _Tasks(), cases(), args.cases.parent)
+    return _batch(args, _Tasks(strict_numeric=args.strict_numeric), cases(), args.cases.parent)
 
 
 def _case_lines(fh: BinaryIO, source: str) -> Iterator[dict[str, Any]]:
@@ -484,6 +493,9 @@ def _print_human(data: dict[str, Any]) -> None:
         print("goal: satisfied")
     else:
         print(f"goal: NOT satisfied; unmet: {', '.join(data['unmet_goal'])}")
+    for key in ("goal_error", "metric_error"):
+        if data.get(key):
+            print(f"error: {data[key]}")
     if data.get("metric") is not None:
         print(f"metric {data['metric_expression']}: {data['metric']:g}")
     if data.get("temporal"):

@@ -14,6 +14,7 @@ conditional effects raise :class:`GroundingLimitError`.
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ from planproof.ltl.ast import (
     Not,
     Or,
     Top,
+    Var,
     atoms,
 )
 from planproof.pddl.reader import ROOT_TYPE, Problem
@@ -56,6 +58,20 @@ class GroundingLimitError(ValueError):
     """The grounded task would be too large to hand to a STRIPS planner."""
 
 
+class GroundingTimeout(Exception):
+    """The caller's deadline passed while grounding: no verdict (a planner reports it as
+    ``timeout``, never ``unsolvable``)."""
+
+
+CLOCK_EVERY = 64
+"""Ground instances (or reachability steps / 64) between two looks at the clock."""
+
+
+def _check_clock(deadline: float | None) -> None:
+    if deadline is not None and time.perf_counter() > deadline:
+        raise GroundingTimeout("the time limit was reached while grounding")
+
+
 @dataclass(frozen=True)
 class StripsTask:
     """A grounded task as PDDL text; ``actions`` maps each grounded action's name to the
@@ -70,8 +86,9 @@ class StripsTask:
 
 
 class _Grounder:
-    def __init__(self, domain: Domain, problem: Problem) -> None:
+    def __init__(self, domain: Domain, problem: Problem, deadline: float | None = None) -> None:
         self.domain = domain
+        self.deadline = deadline
         objs = {**problem.constants, **problem.objects}
         self.by_type: dict[str, list[str]] = {}
         for o, t in sorted(objs.items()):
@@ -80,6 +97,10 @@ class _Grounder:
         self.by_type.setdefault(ROOT_TYPE, sorted(objs))
         self.static = domain.static_predicates
         self.init = problem.init
+        self.facts: dict[str, set[tuple[str, ...]]] = {}
+        for a in problem.init:
+            if a.pred in self.static:
+                self.facts.setdefault(a.pred, set()).add(tuple(t.name for t in a.args))
         ctx = (tuple(sorted(domain.types.items())), tuple(sorted(objs.items())), problem.init)
         if len(_CONTEXTS) > MAX_CACHED_OPERATORS:
             _CONTEXTS.clear()  # old ids may then be reused by a new context: forget those too
@@ -474,13 +495,127 @@ SMALL = 16
 """Largest DNF a single step of a sequence checks at once."""
 
 
-def _instances(g: _Grounder, op: Operator, comp: _Compiler) -> None:
-    for args in product(*(g.objects(p.type) for p in op.params)):
-        env = {p.name: a for p, a in zip(op.params, args, strict=True)}
-        pre = g.simplify(op.precondition, env)
-        if isinstance(pre, Bottom):
+def static_filters(
+    op: Operator, static: frozenset[str]
+) -> tuple[tuple[int, ...], tuple[tuple[str, tuple[int | str, ...]], ...]]:
+    """(indices of the parameters that the precondition's top-level static atoms
+    constrain, those atoms with each argument a parameter index or a constant)."""
+    parts = op.precondition.children if isinstance(op.precondition, And) else (op.precondition,)
+    index = {p.name: i for i, p in enumerate(op.params)}
+    atoms_: list[tuple[str, tuple[int | str, ...]]] = []
+    for part in parts:
+        if isinstance(part, Atom) and part.pred in static and part.pred != "=":
+            args = tuple(
+                index[t.name] if isinstance(t, Var) and t.name in index else t.name
+                for t in part.args
+            )
+            if not any(isinstance(t, Var) and t.name not in index for t in part.args):
+                atoms_.append((part.pred, args))
+    bound = sorted({a for _, args in atoms_ for a in args if isinstance(a, int)})
+    return tuple(bound), tuple(atoms_)
+
+
+def static_bindings(
+    domains: list[list[str]],
+    constrained: tuple[int, ...],
+    atoms_: tuple[tuple[str, tuple[int | str, ...]], ...],
+    facts: Mapping[str, set[tuple[str, ...]]],
+    deadline: float | None = None,
+) -> Iterator[dict[int, str]]:
+    """Every binding of the ``constrained`` parameters (index → object, from
+    ``domains``) under which the static ``atoms_`` hold in ``facts``: a backtracking
+    join that checks an atom as soon as its parameters are bound, so an untyped
+    operator over N objects costs what its static preconditions allow, not N^k."""
+    checks: dict[int, list[tuple[str, tuple[int | str, ...]]]] = {}
+    for pred, args in atoms_:
+        last = max((constrained.index(a) for a in args if isinstance(a, int)), default=-1)
+        checks.setdefault(last, []).append((pred, args))
+    for pred, args in checks.get(-1, []):  # only constants: true or false once
+        if tuple(str(a) for a in args) not in facts.get(pred, set()):
+            return
+    env: dict[int, str] = {}
+    stack: list[Iterator[str]] = []
+    depth = 0
+    steps = 0
+    if not constrained:
+        yield {}
+        return
+    stack.append(iter(domains[constrained[0]]))
+    while stack:
+        steps += 1
+        if steps % CLOCK_EVERY == 0:
+            _check_clock(deadline)
+        o = next(stack[-1], None)
+        if o is None:
+            stack.pop()
+            depth -= 1
             continue
-        comp.instance(op.name, tuple(args), pre, list(g.effects(op.effects, env, Top())))
+        env[constrained[depth]] = o
+        if all(
+            tuple(env[a] if isinstance(a, int) else a for a in args) in facts.get(pred, set())
+            for pred, args in checks.get(depth, [])
+        ):
+            if depth + 1 == len(constrained):
+                yield dict(env)
+            else:
+                depth += 1
+                stack.append(iter(domains[constrained[depth]]))
+
+
+def _instances(g: _Grounder, op: Operator, comp: _Compiler) -> None:
+    domains = [g.objects(p.type) for p in op.params]
+    constrained, atoms_ = static_filters(op, g.static)
+    free = [i for i in range(len(op.params)) if i not in constrained]
+    k = 0
+    for fixed in static_bindings(domains, constrained, atoms_, g.facts, g.deadline):
+        for rest in product(*(domains[i] for i in free)):
+            k += 1
+            if k % CLOCK_EVERY == 0:
+                _check_clock(g.deadline)
+            binding = {**fixed, **dict(zip(free, rest, strict=True))}
+            _instance(g, op, comp, tuple(binding[i] for i in range(len(op.params))))
+
+
+EXACT_COUNT = 1_000_000
+"""Largest product of an operator's (unary-filtered) parameter domains that
+:func:`count_instances` enumerates exactly; beyond it the product is the count (an upper
+bound), so counting never costs more than about a million join steps per operator."""
+
+
+def count_instances(domain: Domain, problem: Problem, limit: int) -> int:
+    """Ground actions whose top-level static preconditions hold (what grounding will
+    enumerate): each parameter's objects are first filtered by the unary static atoms on
+    it; an operator whose filtered product is at most :data:`EXACT_COUNT` is enumerated
+    by the static join (until the total passes ``limit``), any other counts as that
+    product (an upper bound: binary static atoms may prune more)."""
+    g = _Grounder(domain, problem)
+    total = 0
+    for op in domain.operators.values():
+        domains = [list(g.objects(p.type)) for p in op.params]
+        constrained, atoms_ = static_filters(op, g.static)
+        for pred, args in atoms_:
+            if len(args) == 1 and isinstance(args[0], int):
+                known = g.facts.get(pred, set())
+                domains[args[0]] = [o for o in domains[args[0]] if (o,) in known]
+        bound = 1
+        for d in domains:
+            bound *= len(d)
+        if bound > EXACT_COUNT or not constrained or bound == 0 or total > limit:
+            total += bound
+        else:
+            free = bound
+            for i in constrained:
+                free //= len(domains[i])
+            total += free * sum(1 for _ in static_bindings(domains, constrained, atoms_, g.facts))
+    return total
+
+
+def _instance(g: _Grounder, op: Operator, comp: _Compiler, args: tuple[str, ...]) -> None:
+    env = {p.name: a for p, a in zip(op.params, args, strict=True)}
+    pre = g.simplify(op.precondition, env)
+    if isinstance(pre, Bottom):
+        return
+    comp.instance(op.name, tuple(args), pre, list(g.effects(op.effects, env, Top())))
 
 
 _Compiled = tuple[tuple[tuple[frozenset[Fact], frozenset[Fact], frozenset[Fact], Origin], ...], int]
@@ -490,6 +625,11 @@ _OPERATORS: OrderedDict[tuple[Operator, frozenset[str], int, tuple[int, ...]], _
 """An operator's compiled actions per grounding context (see :func:`_ground_operator`),
 and how many conditional-effect sequences they number."""
 MAX_CACHED_OPERATORS = 16_384
+MAX_MEMO_ACTIONS = 4_096
+"""Largest compiled operator kept in the memo: the transition-modeling sweep reuses
+small operators (tens to hundreds of actions); a large one is rarely met twice and its
+memo entry cost seconds of interpreter teardown after a timed-out ``plan`` (16,840
+actions of transport p10: 4 s)."""
 _CONTEXTS: dict[tuple[object, ...], int] = {}
 """Grounding contexts (types, objects, initial facts) interned to small ints."""
 
@@ -509,9 +649,10 @@ def _ground_operator(g: _Grounder, op: Operator, comp: _Compiler) -> None:
         sub = _Compiler()
         _instances(g, op, sub)
         done = tuple((a.pre, a.adds, a.dels, a.origin) for a in sub.actions), sub.instances
-        _OPERATORS[key] = done
-        if len(_OPERATORS) > MAX_CACHED_OPERATORS:
-            _OPERATORS.popitem(last=False)
+        if len(done[0]) <= MAX_MEMO_ACTIONS:
+            _OPERATORS[key] = done
+            if len(_OPERATORS) > MAX_CACHED_OPERATORS:
+                _OPERATORS.popitem(last=False)
     actions, sequences = done
     shift = {
         _control("do", str(i)): _control("do", str(i + comp.instances)) for i in range(sequences)
@@ -566,10 +707,14 @@ def strips_text(task: GroundTask) -> StripsTask:
     return _strips_text(list(task.actions), set(task.init))
 
 
-def ground_task(domain: Domain, problem: Problem, *, memo: bool = True) -> GroundTask:
+def ground_task(
+    domain: Domain, problem: Problem, *, memo: bool = True, deadline: float | None = None
+) -> GroundTask:
     """The grounded STRIPS task of ``problem`` (see the module docstring); ``memo=False``
-    compiles every operator afresh (the same task, see :func:`_ground_operator`)."""
-    g = _Grounder(domain, problem)
+    compiles every operator afresh (the same task, see :func:`_ground_operator`). Past
+    ``deadline`` (a ``time.perf_counter`` value, looked at every :data:`CLOCK_EVERY`
+    instances) it raises :class:`GroundingTimeout`."""
+    g = _Grounder(domain, problem, deadline)
     goal_fact = _control("goal")
     goal_dnf = dnf(g.simplify(problem.goal, {}))
     if not goal_dnf:
@@ -605,7 +750,9 @@ def ground_task(domain: Domain, problem: Problem, *, memo: bool = True) -> Groun
     negated = {a for act in actions for a, v in act.pre if not v}
     # complements of the atoms read negatively follow every change of the atom
     full: list[GroundAction] = []
-    for act in actions:
+    for k, act in enumerate(actions):
+        if k % (CLOCK_EVERY * 64) == 0:
+            _check_clock(deadline)
         adds = set(act.adds) | {(a, False) for a, _ in act.dels if a in negated}
         dels = set(act.dels) | {(a, False) for a, _ in act.adds if a in negated}
         full.append(GroundAction(act.name, act.pre, frozenset(adds), frozenset(dels), act.origin))
@@ -622,7 +769,9 @@ def ground_task(domain: Domain, problem: Problem, *, memo: bool = True) -> Groun
     while changed:
         changed = False
         rest: list[GroundAction] = []
-        for act in pending:
+        for k, act in enumerate(pending):
+            if k % (CLOCK_EVERY * 64) == 0:
+                _check_clock(deadline)
             if act.pre <= reached:
                 live.append(act)
                 if not act.adds <= reached:

@@ -1,8 +1,8 @@
-"""Solving a problem with a classical planner: Fast Downward through unified-planning by
-default, pyperplan as the fallback.
+"""Solving a problem with a classical planner: Fast Downward by default (its driver from
+the ``up-fast-downward`` wheel, called directly on planproof's own PDDL export), pyperplan
+and planproof's built-in search.
 
-unified-planning is imported only here and only when a plan is asked for (its import costs
-1–3 s). The domain and problem are exported with :func:`~planproof.pddl.writer.export_names`
+The domain and problem are exported with :func:`~planproof.pddl.writer.export_names`
 so that real files with colliding names plan at all, and the plan is mapped back to the
 original names. Operators without effects are left out of the export (they can never help
 reach a goal, and Fast Downward rejects an empty ``:effect``).
@@ -10,18 +10,17 @@ reach a goal, and Fast Downward rejects an empty ``:effect``).
 pyperplan reads STRIPS only, so the pyperplan engine first compiles the task with
 :mod:`planproof.pddl.ground` (grounding against the static facts, DNF splitting of
 preconditions and conditional effects, complement atoms for negative conditions); it has
-no time limit of its own, so it runs (called directly, not through unified-planning,
-whose wrapper costs seconds per grounded task) in a child process that is stopped at the timeout.
+no time limit of its own, so it runs, grounding included (called directly, not through
+unified-planning, whose wrapper costs seconds per grounded task), in a child process that
+is killed at the timeout. The built-in engine grounds and searches in the calling process
+and looks at the clock while grounding and in every heuristic evaluation.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
-import io
-import multiprocessing
 import os
-import queue
 import tempfile
 import time
 from dataclasses import dataclass
@@ -30,7 +29,13 @@ from typing import TYPE_CHECKING, Any
 
 from planproof.pddl.reader import Problem
 from planproof.pddl.schema import Domain
-from planproof.pddl.writer import NameMap, domain_to_pddl, export_names, problem_to_pddl
+from planproof.pddl.writer import (
+    NameMap,
+    domain_to_pddl,
+    export_names,
+    operator_constants,
+    problem_to_pddl,
+)
 
 if TYPE_CHECKING:
     from planproof.pddl.ground import GroundTask
@@ -90,9 +95,11 @@ def export_for_planner(domain: Domain, problem: Problem) -> tuple[str, str, Name
     """(domain text, problem text, names) exactly as handed to a planner."""
     d = planning_domain(domain)
     names = export_names(d, problem)
+    objects = {**problem.constants, **problem.objects}
+    constants = {c: objects[c] for c in operator_constants(d) if c in objects}
     return (
-        domain_to_pddl(d, names, loose_predicates=True),
-        problem_to_pddl(problem, d.name, names),
+        domain_to_pddl(d, names, loose_predicates=True, constants=constants, drop_numeric=True),
+        problem_to_pddl(problem, d.name, names, declared=frozenset(constants)),
         names,
     )
 
@@ -111,42 +118,31 @@ def plan(
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
     t0 = time.perf_counter()
-    why = planning_refusal(domain, problem)
+    why = planning_refusal(domain, problem, engine)
     if why:
         res = PlanResult(engine, PlanStatus.UNSUPPORTED, reason=why)
     elif engine == "pyperplan":
-        res = _pyperplan(domain, problem, timeout)
+        res = _pyperplan(domain, problem, t0 + timeout)
     elif engine == "builtin":
         res = _builtin(domain, problem, None if max_states else t0 + timeout, max_states)
     else:
-        res = _bounded(_fast_downward, domain, problem, timeout)
+        res = _fast_downward(domain, problem, t0 + timeout)
     return dataclasses.replace(res, seconds=time.perf_counter() - t0)
 
 
 MAX_GROUNDING = 20_000_000
-"""Most ground actions (the sum over operators of the product of their parameters'
-object counts, before any pruning) a problem may have to be planned."""
+"""Most ground actions whose static preconditions hold a problem may have to be planned
+by the engines planproof grounds for (``builtin``, ``pyperplan``)."""
 
 
 def grounding_size(domain: Domain, problem: Problem) -> int:
-    """The number of ground actions before pruning (see :data:`MAX_GROUNDING`)."""
-    counts: dict[str, int] = {}
-    objs = {**problem.constants, **problem.objects}
-    for t in objs.values():
-        for m in domain.members(t):
-            for a in domain.ancestors(m) if m in domain.types else (m,):
-                counts[a] = counts.get(a, 0) + 1
-    total = 0
-    for op in domain.operators.values():
-        n = 1
-        for p in op.params:
-            n *= (
-                len(objs)
-                if p.type == "object"
-                else sum(counts.get(m, 0) for m in domain.members(p.type))
-            )
-        total += n
-    return total
+    """The ground actions grounding will enumerate: instances whose top-level static
+    preconditions hold (an untyped logistics operator over 10 cities and 40 packages
+    counts its packages, trucks and places, not every object in each position; see
+    :func:`planproof.pddl.ground.count_instances`)."""
+    from planproof.pddl.ground import count_instances
+
+    return count_instances(domain, problem, MAX_GROUNDING)
 
 
 def count_text(n: int) -> str:
@@ -158,110 +154,118 @@ def count_text(n: int) -> str:
     return f"about {digits[0]}.{digits[1]}e+{len(digits) - 1}"
 
 
-def planning_refusal(domain: Domain, problem: Problem) -> str:
+def planning_refusal(domain: Domain, problem: Problem, engine: str = "builtin") -> str:
     """Why the planners cannot take this task ("" when they can): numeric conditions
-    and derived predicates have no planning form here (action costs are dropped: the
-    plan found is valid, not necessarily cheapest), and tasks over
-    :data:`MAX_GROUNDING` ground actions are refused up front."""
+    have no planning form here (action costs are dropped: the plan found is valid, not
+    necessarily cheapest), derived predicates only Fast Downward's, and tasks over
+    :data:`MAX_GROUNDING` ground actions are refused up front by the engines that
+    planproof grounds for (not Fast Downward, which grounds by reachability itself)."""
     if domain.numeric or problem.numeric:
         return "numeric conditions are not supported by the planners (action costs are)"
+    if engine == "fast-downward":
+        return ""  # Fast Downward takes derived predicates and grounds for itself
     if domain.derived:
-        return "derived predicates are not supported by the planners"
+        return (
+            f"derived predicates are not supported by the {engine} engine "
+            "(use --engine fast-downward)"
+        )
     n = grounding_size(domain, problem)
     if n > MAX_GROUNDING:
         return f"{count_text(n)} ground actions, over the limit of {MAX_GROUNDING:,}"
     return ""
 
 
-def _bounded(solve: Any, domain: Domain, problem: Problem, timeout: float) -> PlanResult:
-    """``solve(domain, problem, timeout)`` in a child process in its own process group,
-    killed with everything it started once ``timeout`` seconds have passed: building the
-    model and the planner's translator count against the limit too."""
-    import signal
+FD_ALIAS = "lama-first"
+"""The Fast Downward configuration (unified-planning's default for one plan)."""
 
-    ctx: Any = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-    q: Any = ctx.Queue()
-    proc = ctx.Process(target=_bounded_child, args=(solve, domain, problem, timeout, q))
-    proc.start()
-    try:
-        res: PlanResult = q.get(timeout=timeout + 1.0)
-    except queue.Empty:
-        res = PlanResult("fast-downward", PlanStatus.TIMEOUT, reason=f"no plan within {timeout} s")
-    finally:
-        if proc.is_alive() and proc.pid is not None:
+# Fast Downward driver exit codes (driver/returncodes.py): unsolvable, out of time/memory.
+_FD_UNSOLVABLE = {11, 12}
+_FD_TRANSLATE_UNSOLVABLE = 10
+_FD_OUT_OF_TIME = {23, 24}
+_FD_OUT_OF_MEMORY = {22, 24}
+
+
+def fast_downward_script() -> str | None:
+    """The path of Fast Downward's driver shipped in the ``up-fast-downward`` wheel, found
+    without importing the package (which would import unified-planning)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("up_fast_downward")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for base in spec.submodule_search_locations:
+        path = os.path.join(base, "downward", "fast-downward.py")
+        if os.path.exists(path):
+            return path
+    return None
+
+
+def _fast_downward(domain: Domain, problem: Problem, deadline: float) -> PlanResult:
+    """planproof's own PDDL export handed to Fast Downward's driver, in a private working
+    directory (the driver writes ``output.sas`` there) and its own process group, killed
+    with everything it started at ``deadline``. No unified-planning: building its model
+    and importing it cost ~10x the planner itself on small tasks."""
+    import signal
+    import subprocess
+    import sys
+
+    script = fast_downward_script()
+    if script is None:
+        return PlanResult(
+            "fast-downward", PlanStatus.ERROR, reason="up-fast-downward is not installed"
+        )
+    domain_text, problem_text, names = export_for_planner(domain, problem)
+    with tempfile.TemporaryDirectory(prefix="planproof-fd-") as work:
+        for name, text in (("domain.pddl", domain_text), ("problem.pddl", problem_text)):
+            with open(os.path.join(work, name), "w", encoding="utf-8") as fh:
+                fh.write(text)
+        cmd = [sys.executable, script, "--plan-file", "plan", "--alias", FD_ALIAS]
+        cmd += ["domain.pddl", "problem.pddl"]
+        proc = subprocess.Popen(
+            cmd,
+            cwd=work,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        try:
+            out, _ = proc.communicate(timeout=max(0.0, deadline - time.perf_counter()))
+        except subprocess.TimeoutExpired:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(proc.pid, signal.SIGKILL)
-        proc.join(5)
-        q.close()
-        q.join_thread()
-    return res
-
-
-def _bounded_child(solve: Any, domain: Domain, problem: Problem, timeout: float, q: Any) -> None:
-    with contextlib.suppress(OSError):
-        os.setpgid(0, 0)
-    try:
-        q.put(solve(domain, problem, timeout))
-    except Exception as exc:  # reported to the parent as a typed status
-        q.put(PlanResult("fast-downward", PlanStatus.ERROR, reason=_short(exc)))
-
-
-def _up(module: str) -> Any:
-    """A unified-planning module, imported on first use (it has no type information)."""
-    import importlib
-
-    return importlib.import_module(f"unified_planning.{module}")
-
-
-def _up_env() -> Any:
-    env = _up("shortcuts").get_environment()
-    env.credits_stream = None
-    return env
-
-
-def _fast_downward(domain: Domain, problem: Problem, timeout: float) -> PlanResult:
-    from planproof.pddl.up_model import up_problem as build
-
-    S = _up("engines").PlanGenerationResultStatus
-    OneshotPlanner = _up("shortcuts").OneshotPlanner
-
-    d = planning_domain(domain)
-    names = export_names(d, problem)
-    try:
-        up_problem = build(d, problem, names)
-    except Exception as exc:  # unified-planning raises many kinds on unsupported input
-        return PlanResult("fast-downward", PlanStatus.UNSUPPORTED, reason=_short(exc))
-    # Fast Downward's driver writes its intermediate output.sas into the working
-    # directory, so concurrent runs in one directory overwrite each other's task: run
-    # each in a private one.
-    with (
-        tempfile.TemporaryDirectory(prefix="planproof-fd-") as work,
-        contextlib.chdir(work),
-        OneshotPlanner(name="fast-downward") as planner,
-        contextlib.redirect_stdout(io.StringIO()),
-    ):
-        try:
-            result = planner.solve(up_problem, timeout=timeout)
-        except Exception as exc:  # a crash of the engine or of reading its plan back
-            return PlanResult("fast-downward", PlanStatus.ERROR, reason=_short(exc))
-    status = result.status
-    if status in (S.SOLVED_SATISFICING, S.SOLVED_OPTIMALLY):
-        steps = tuple(
-            (
-                names.original_action(a.action.name),
-                tuple(names.original_object(str(p)) for p in a.actual_parameters),
+            proc.communicate()
+            return PlanResult(
+                "fast-downward", PlanStatus.TIMEOUT, reason="no plan within the time limit"
             )
-            for a in result.plan.actions
-        )
-        return PlanResult("fast-downward", PlanStatus.SOLVED, steps, renamed=names.renamed)
-    if status in (S.UNSOLVABLE_PROVEN, S.UNSOLVABLE_INCOMPLETELY):
+        code = proc.returncode
+        log = out.decode("utf-8", "replace")
+        plan_path = os.path.join(work, "plan")
+        if code == 0 and os.path.exists(plan_path):
+            with open(plan_path, encoding="utf-8") as fh:
+                steps = _fd_plan(fh.read(), names)
+            return PlanResult("fast-downward", PlanStatus.SOLVED, steps, renamed=names.renamed)
+    if code in _FD_UNSOLVABLE or code == _FD_TRANSLATE_UNSOLVABLE:
         return PlanResult(
             "fast-downward", PlanStatus.UNSOLVABLE, reason="no plan exists (search exhausted)"
         )
-    if status is S.TIMEOUT:
-        return PlanResult("fast-downward", PlanStatus.TIMEOUT, reason=f"no plan within {timeout} s")
-    logs = " ".join(m.message for m in result.log_messages or ())
-    return PlanResult("fast-downward", PlanStatus.ERROR, reason=f"{status.name}: {_tail(logs)}")
+    if code in _FD_OUT_OF_TIME:
+        return PlanResult("fast-downward", PlanStatus.TIMEOUT, reason=f"exit {code}: out of time")
+    if code in _FD_OUT_OF_MEMORY:
+        return PlanResult("fast-downward", PlanStatus.ERROR, reason=f"exit {code}: out of memory")
+    return PlanResult("fast-downward", PlanStatus.ERROR, reason=f"exit {code}: {_tail(log)}")
+
+
+def _fd_plan(text: str, names: NameMap) -> tuple[PlanStep, ...]:
+    """Fast Downward's plan file (``(name arg ...)`` lines, ``;`` comments) in the
+    original names."""
+    steps: list[PlanStep] = []
+    for raw in text.splitlines():
+        line = raw.split(";", 1)[0].strip()
+        if not line.startswith("("):
+            continue
+        name, *args = line.strip("()").split()
+        steps.append((names.original_action(name), tuple(names.original_object(a) for a in args)))
+    return tuple(steps)
 
 
 def _short(exc: BaseException) -> str:
@@ -276,14 +280,19 @@ def _tail(text: str, n: int = 300) -> str:
 # --- the built-in search -----------------------------------------------------------------
 
 
-def _grounded(engine: str, domain: Domain, problem: Problem) -> GroundTask | PlanResult:
-    """The grounded STRIPS task, or the verdict when grounding alone gives it."""
-    from planproof.pddl.ground import GroundingLimitError, ground_task
+def _grounded(
+    engine: str, domain: Domain, problem: Problem, deadline: float | None = None
+) -> GroundTask | PlanResult:
+    """The grounded STRIPS task, or the verdict when grounding alone gives it (a
+    timeout when ``deadline`` passes while grounding)."""
+    from planproof.pddl.ground import GroundingLimitError, GroundingTimeout, ground_task
 
     try:
-        task = ground_task(planning_domain(domain), problem)
+        task = ground_task(planning_domain(domain), problem, deadline=deadline)
     except GroundingLimitError as exc:
         return PlanResult(engine, PlanStatus.UNSUPPORTED, reason=str(exc))
+    except GroundingTimeout as exc:
+        return PlanResult(engine, PlanStatus.TIMEOUT, reason=str(exc))
     if task.trivially_unsolvable:
         return PlanResult(engine, PlanStatus.UNSOLVABLE, reason=task.trivially_unsolvable)
     return task
@@ -296,7 +305,7 @@ def _builtin(
     (:mod:`planproof.pddl.strips_search`): no process start, no PDDL text to re-read."""
     from planproof.pddl.strips_search import MAX_STATES, Action, search
 
-    task = _grounded("builtin", domain, problem)
+    task = _grounded("builtin", domain, problem, deadline)
     if isinstance(task, PlanResult):
         return task
     actions = [Action(a.name, a.pre, a.adds, a.dels) for a in task.actions]
@@ -320,44 +329,51 @@ def _builtin(
 # --- pyperplan ---------------------------------------------------------------------------
 
 
-def _pyperplan(domain: Domain, problem: Problem, timeout: float) -> PlanResult:
+def _pyperplan(domain: Domain, problem: Problem, deadline: float) -> PlanResult:
+    """Ground and search in a child process (pyperplan has no time limit, and grounding
+    a large task takes long too), killed at ``deadline``."""
+    import multiprocessing
+    import queue
+
+    ctx: Any = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+    q: Any = ctx.Queue()
+    proc = ctx.Process(target=_pyperplan_child, args=(domain, problem, q))
+    proc.start()
+    timeout = max(0.0, deadline - time.perf_counter())
+    try:
+        res: PlanResult = q.get(timeout=timeout)
+    except queue.Empty:
+        res = PlanResult("pyperplan", PlanStatus.TIMEOUT, reason="no plan within the time limit")
+    finally:
+        if proc.is_alive():
+            proc.kill()
+        proc.join(5)
+        q.close()
+        q.join_thread()
+    return res
+
+
+def _pyperplan_child(domain: Domain, problem: Problem, q: Any) -> None:
+    try:
+        q.put(_pyperplan_solve(domain, problem))
+    except Exception as exc:  # reported to the parent as a typed status
+        q.put(PlanResult("pyperplan", PlanStatus.ERROR, reason=_short(exc)))
+
+
+def _pyperplan_solve(domain: Domain, problem: Problem) -> PlanResult:
     from planproof.pddl.ground import strips_text
 
     grounded = _grounded("pyperplan", domain, problem)
     if isinstance(grounded, PlanResult):
         return grounded
     task = strips_text(grounded)
-    ctx: Any = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-    q: Any = ctx.Queue()
-    proc = ctx.Process(target=_pyperplan_child, args=(task.domain_text, task.problem_text, q))
-    proc.start()
-    try:
-        kind, payload = q.get(timeout=timeout)
-    except queue.Empty:
-        kind, payload = "timeout", f"no plan within {timeout} s"
-    finally:
-        if proc.is_alive():
-            proc.terminate()
-        proc.join(5)
-        q.close()
-        q.join_thread()
-    if kind == "timeout":
-        return PlanResult("pyperplan", PlanStatus.TIMEOUT, reason=payload)
-    if kind == "error":
-        return PlanResult("pyperplan", PlanStatus.ERROR, reason=payload)
-    if payload is None:
+    names = run_pyperplan(task.domain_text, task.problem_text)
+    if names is None:
         return PlanResult(
             "pyperplan", PlanStatus.UNSOLVABLE, reason="no plan exists (search exhausted)"
         )
-    steps = tuple(task.actions[name] for name in payload if name in task.actions)
+    steps = tuple(task.actions[name] for name in names if name in task.actions)
     return PlanResult("pyperplan", PlanStatus.SOLVED, steps)
-
-
-def _pyperplan_child(domain_text: str, problem_text: str, q: Any) -> None:
-    try:
-        q.put(("ok", run_pyperplan(domain_text, problem_text)))
-    except Exception as exc:  # reported to the parent as a typed status
-        q.put(("error", _short(exc)))
 
 
 def run_pyperplan(domain_text: str, problem_text: str) -> list[str] | None:

@@ -7,8 +7,10 @@ positioned :class:`PDDLSyntaxError` rather than a crash. It reads classical PDDL
 1-2 and the parts of PDDL 2.2 a sequential plan needs: typing (with ``either``),
 negative and disjunctive conditions, quantifiers, conditional effects, equality, numeric
 fluents and action costs (``:functions``, ``increase`` ..., ``:metric``) and derived
-predicates. Durative actions, processes, events, timed initial literals and
-constraints are refused by name (kind ``unsupported``).
+predicates (several rules per predicate, recursion through positive readings: the
+stratified least fixpoint). Durative actions, processes, events, timed initial literals
+and constraints are refused by name (kind ``unsupported``); so are unstratifiable
+derived predicates (kind ``unstratifiable``, the cycle named).
 
 PDDL is case-insensitive: with ``fold_case`` every name is read lower-cased (what VAL
 and the planners do; ``planproof verify`` reads that way), so an upper-case problem
@@ -24,6 +26,7 @@ from dataclasses import dataclass, field
 from planproof.boundary.limits import MAX_PDDL_CHARS
 from planproof.ltl.ast import Atom, Const, Formula, walk
 from planproof.ltl.bddl.sexpr import SAtom, SExpr, SList, head, sexpr_to_text
+from planproof.pddl.axioms import UnstratifiableError, stratify
 from planproof.pddl.errors import PDDLSyntaxError
 from planproof.pddl.numeric import (
     FluentRef,
@@ -38,7 +41,9 @@ from planproof.pddl.schema import (
     Domain,
     Operator,
     Param,
+    Rule,
     all_effects,
+    effect_atoms,
     too_many_parameters,
 )
 from planproof.pddl.sexpr_io import (
@@ -235,6 +240,7 @@ def read_domain_file(text: str, *, fold_case: bool = False) -> DomainFile:
             types.setdefault(param.type, ROOT_TYPE)
         operators[op.name] = op
     derived = _derived(sec.get(":derived", []), predicates, numeric, text)
+    _derived_in_effects(operators, derived, define, text)
     for t in [t for t in types if t.startswith("(either ")]:
         types.update({m: ROOT_TYPE for m in t[len("(either ") : -1].split() if m not in types})
     try:
@@ -312,19 +318,32 @@ def _derived(
     numeric: NumericTable,
     text: str,
 ) -> dict[str, Derived]:
-    """``(:derived (p ?x - t) condition)`` rules; a predicate the rule defines but
-    ``:predicates`` omits is declared from the rule. Recursive rules are refused (their
-    least fixpoint is not computed)."""
-    out: dict[str, Derived] = {}
+    """``(:derived (p ?x - t) condition)`` rules, several per predicate allowed; a
+    predicate the rules define but ``:predicates`` omits is declared from its first rule.
+    Every predicate a rule reads must be declared, with its arity; the rules must be
+    stratifiable (:mod:`planproof.pddl.axioms`), else the cycle is named."""
+    rules: dict[str, list[Rule]] = {}
     for e in sections:
         if len(e.items) != 3 or not isinstance(e.items[1], SList) or head(e.items[1]) is None:
             raise _err("expected (:derived (p ?x ...) CONDITION)", e, "bad-derived", text)
         p = e.items[1]
         pname = head(p)
         assert pname is not None and isinstance(p, SList)
-        params = tuple(Param(v[1:], t) for v, t in _typed_names(p.items[1:], text))
-        if pname in out:
-            raise _err(f"derived predicate {pname} has two rules", e, "unsupported", text)
+        typed = _typed_names(p.items[1:], text)
+        if any(not v.startswith("?") or len(v) < 2 for v, _ in typed):
+            raise _err(f"derived {pname}: parameters are ?variables", p, "bad-derived", text)
+        params = tuple(Param(v[1:], t) for v, t in typed)
+        if len({q.name for q in params}) != len(params):
+            raise _err(f"derived {pname}: a parameter is repeated", p, "bad-derived", text)
+        declared = predicates.get(pname)
+        if declared is not None and len(declared) != len(params):
+            raise _err(
+                f"derived {pname}: the rule has {len(params)} parameters, the predicate "
+                f"takes {len(declared)}",
+                p,
+                "bad-derived",
+                text,
+            )
         try:
             cond = read_condition(e.items[2], {q.name for q in params}, numeric)
         except PDDLSyntaxError as exc:
@@ -333,26 +352,53 @@ def _derived(
                 kind=exc.kind, text=text,
             ) from None  # fmt: skip
         predicates.setdefault(pname, tuple(q.type for q in params))
-        out[pname] = Derived(params, cond)
-    uses = {
-        k: {f.pred for f in walk(d.condition) if isinstance(f, Atom) and f.pred in out}
-        for k, d in out.items()
+        rules.setdefault(pname, []).append(Rule(params, cond))
+    out = {
+        k: Derived(
+            tuple(Param(q.name, t) for q, t in zip(rs[0].params, predicates[k], strict=True)),
+            tuple(rs),
+        )
+        for k, rs in rules.items()
     }
-    for k in out:
-        seen, stack = set(), list(uses[k])
-        while stack:
-            q = stack.pop()
-            if q == k:
+    at = sections[0] if sections else None
+    for k, d in out.items():
+        for rule in d.rules:
+            for f in walk(rule.condition):
+                if not isinstance(f, Atom) or f.pred == "=" or f.pred.startswith("#"):
+                    continue
+                if f.pred not in predicates:
+                    raise _err(
+                        f"derived {k}: unknown predicate {f.pred}", at, "unknown-predicate", text
+                    )
+                if len(f.args) != len(predicates[f.pred]):
+                    raise _err(
+                        f"derived {k}: {f.pred} takes {len(predicates[f.pred])} arguments, "
+                        f"got {len(f.args)}",
+                        at,
+                        "unknown-predicate",
+                        text,
+                    )
+    try:
+        stratify(out)
+    except UnstratifiableError as exc:
+        raise _err(str(exc), at, "unstratifiable", text) from None
+    return out
+
+
+def _derived_in_effects(
+    operators: Mapping[str, Operator], derived: Mapping[str, Derived], at: SExpr, text: str
+) -> None:
+    """A derived predicate is defined by its rules only: no action may change it."""
+    for op in operators.values():
+        for a, _ in effect_atoms(op.effects):
+            if a.pred in derived:
                 raise _err(
-                    f"derived predicate {k} is recursive; recursive rules are not supported",
-                    sections[0],
-                    "unsupported",
+                    f"action {op.name}: its effect changes the derived predicate {a.pred} "
+                    "(derived predicates are defined by their rules only)",
+                    at,
+                    "derived-effect",
                     text,
                 )
-            if q not in seen:
-                seen.add(q)
-                stack.extend(uses[q])
-    return out
 
 
 def _check_functions(domain: Domain, numeric: NumericTable, at: SExpr, text: str) -> None:

@@ -60,11 +60,23 @@ Effect: TypeAlias = Add | Delete | When | ForallEffect | NumericEffect
 
 
 @dataclass(frozen=True)
-class Derived:
-    """A derived predicate's rule ``(:derived (p ?x - t) condition)``."""
+class Rule:
+    """One ``(:derived (p ?x - t) condition)`` rule; its head's types restrict the
+    arguments it derives for."""
 
     params: tuple[Param, ...]
     condition: Formula
+
+
+@dataclass(frozen=True)
+class Derived:
+    """A derived predicate (PDDL 2.2): it holds for some arguments when the condition of
+    one of its ``rules`` does (several rules per predicate are allowed; recursion is
+    read as the stratified least fixpoint, see :mod:`planproof.pddl.axioms`). ``params``
+    are the predicate's declared parameters."""
+
+    params: tuple[Param, ...]
+    rules: tuple[Rule, ...]
 
 
 def effect_atoms(effects: Iterable[Effect]) -> Iterator[tuple[Atom, bool]]:

@@ -14,7 +14,8 @@ reachable state is expanded at most once, so the search is complete: "no plan" i
 after the reachable state space is exhausted. The plan found need not be shortest; it is a
 valid plan of the task (tests replay it). States are Python ints used as bit sets.
 
-Two bounds: ``deadline`` (``time.perf_counter`` value; checked every few expansions) and
+Two bounds: ``deadline`` (``time.perf_counter`` value; looked at while the task is
+prepared, after every heuristic evaluation and in every layer of one) and
 ``max_states`` (states stored, a memory bound). Reaching either gives :class:`Outcome`
 ``limit``, never "unsolvable".
 """
@@ -32,8 +33,15 @@ F = TypeVar("F", bound=Hashable)
 
 MAX_STATES = 1_000_000
 """Default bound on stored states (each a few hundred bytes: about 300 MB at most)."""
-CHECK_EVERY = 64
-"""Expansions between two looks at the clock."""
+
+
+class _OutOfTime(Exception):
+    """The deadline passed (caught by :func:`search`: outcome ``limit``)."""
+
+
+def _check_clock(deadline: float | None) -> None:
+    if deadline is not None and time.perf_counter() > deadline:
+        raise _OutOfTime
 
 
 @dataclass(frozen=True)
@@ -66,7 +74,14 @@ class _Compiled:
     """The task over bit positions; ``pre_bits`` lists each action's precondition facts
     for the relaxed-plan extraction."""
 
-    def __init__(self, init: frozenset[F], goal: frozenset[F], actions: Sequence[Action[F]]):
+    def __init__(
+        self,
+        init: frozenset[F],
+        goal: frozenset[F],
+        actions: Sequence[Action[F]],
+        deadline: float | None = None,
+    ):
+        self.deadline = deadline
         index: dict[F, int] = {}
 
         def mask(facts: frozenset[F]) -> int:
@@ -86,6 +101,7 @@ class _Compiled:
         changed = True
         while changed:
             changed = False
+            _check_clock(deadline)
             for i, (p, ad, _de) in enumerate(raw):
                 if not useful[i] and ad & relevant:
                     useful[i] = True
@@ -130,6 +146,7 @@ def _hff(c: _Compiled, state: int) -> int:
     todo = list(range(c.n))
     pre, add = c.pre, c.add
     while True:
+        _check_clock(c.deadline)
         now: list[int] = []
         rest: list[int] = []
         new = reached
@@ -188,26 +205,27 @@ def search(
     Either alone loses its way on some published tasks (100 s without a plan where the
     other needs a fraction of a second); both are complete, so the first verdict is the
     verdict."""
-    c = _Compiled(init, goal, actions)
-    h0 = _hff(c, c.init)
-    if h0 >= INF:
-        return Outcome("unsolvable", reason="the goal is unreachable even ignoring deletes")
-    runs = [_gbfs(c, h0, newest_first=False), _gbfs(c, h0, newest_first=True)]
     sizes = [1, 1]
     expanded = 0
-    while True:
-        for k, run in enumerate(runs):
-            step = next(run)
-            if isinstance(step, Outcome):
-                return dataclasses.replace(step, expanded=expanded, stored=sum(sizes))
-            sizes[k] = step
-            expanded += 1
-        if deadline is not None and expanded % CHECK_EVERY == 0 and time.perf_counter() > deadline:
-            return Outcome("limit", (), expanded, sum(sizes), "time bound reached")
-        if sum(sizes) > max_states:
-            return Outcome(
-                "limit", (), expanded, sum(sizes), f"more than {max_states:,} states stored"
-            )
+    try:
+        c = _Compiled(init, goal, actions, deadline)
+        h0 = _hff(c, c.init)
+        if h0 >= INF:
+            return Outcome("unsolvable", reason="the goal is unreachable even ignoring deletes")
+        runs = [_gbfs(c, h0, newest_first=False), _gbfs(c, h0, newest_first=True)]
+        while True:
+            for k, run in enumerate(runs):
+                step = next(run)
+                if isinstance(step, Outcome):
+                    return dataclasses.replace(step, expanded=expanded, stored=sum(sizes))
+                sizes[k] = step
+                expanded += 1
+            if sum(sizes) > max_states:
+                return Outcome(
+                    "limit", (), expanded, sum(sizes), f"more than {max_states:,} states stored"
+                )
+    except _OutOfTime:
+        return Outcome("limit", (), expanded, sum(sizes), "time bound reached")
 
 
 def _gbfs(c: _Compiled, h0: int, *, newest_first: bool) -> Iterator[int | Outcome]:

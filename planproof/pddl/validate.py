@@ -21,8 +21,10 @@ makes :func:`compile_task` raise :class:`ValidationLimitError` naming the number
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from itertools import product
 from typing import Any
 
 from planproof.ltl.ast import (
@@ -37,7 +39,10 @@ from planproof.ltl.ast import (
     Or,
     Top,
     Var,
+    walk,
 )
+from planproof.ltl.ast import depth as formula_depth
+from planproof.pddl.axioms import Strata, stratify
 from planproof.pddl.numeric import (
     NUMERIC_PREFIX,
     Comparison,
@@ -51,13 +56,25 @@ from planproof.pddl.numeric import (
     ground_fluent,
 )
 from planproof.pddl.reader import ROOT_TYPE, Problem
-from planproof.pddl.schema import Add, Delete, Domain, Effect, ForallEffect, Operator, When
+from planproof.pddl.schema import (
+    Add,
+    Delete,
+    Domain,
+    Effect,
+    ForallEffect,
+    Operator,
+    When,
+    all_effects,
+)
 
 MAX_EVALUATION = 1_000_000
 """Most quantifier assignments one condition or effect may range over (the product of the
 sizes of the types its nested quantifiers bind); beyond it the task is refused."""
 MAX_QUANTIFIER_DEPTH = 16
 """Deepest nesting of quantifiers accepted."""
+MAX_AXIOM_CACHE = 4096
+"""Most cached extensions of recursive derived predicates per task (see
+:attr:`Task.axiom_inputs`)."""
 
 GAtom = tuple[str, ...]
 """A ground atom as plain strings: ``("on", "a", "b")``."""
@@ -130,6 +147,8 @@ class Validation:
     metric: float | None = None
     metric_text: str = ""
     goal_error: str = ""
+    metric_error: str = ""
+    notes: tuple[str, ...] = ()
 
     @property
     def executable(self) -> bool:
@@ -151,6 +170,8 @@ class Validation:
             "error": self.failure.to_dict() if self.failure else None,
             "metric": self.metric,
             "metric_expression": self.metric_text or None,
+            "goal_error": self.goal_error or None,
+            "metric_error": self.metric_error or None,
             "trace": [t.to_dict() for t in self.trace],
         }
 
@@ -175,6 +196,18 @@ class Task:
     numeric: Mapping[str, Comparison]
     init: frozenset[GAtom]
     values: Mapping[GroundFluent, float]
+    strata: Strata = field(default_factory=lambda: Strata((), {}))
+    rule_depth: Mapping[str, int] = field(default_factory=dict)
+    """Formula depth of each derived predicate's deepest rule (bounds Python nesting)."""
+    notes: tuple[str, ...] = ()
+    """How the task was read where PDDL leaves a choice (fluents started at 0)."""
+    axiom_inputs: Mapping[int, tuple[frozenset[str], bool]] = field(default_factory=dict)
+    """For each recursive component: the changing predicates its rules read (through
+    every rule below it) and whether they read numbers; its extension is a function of
+    those atoms alone, so it is cached by them."""
+    axiom_cache: dict[object, frozenset[GAtom]] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
 
     def initial_state(self) -> State:
         return State(set(self.init), dict(self.values))
@@ -183,9 +216,14 @@ class Task:
         return self.by_type.get(t or ROOT_TYPE, ())
 
 
-def compile_task(domain: Domain, problem: Problem) -> Task:
+def compile_task(domain: Domain, problem: Problem, *, strict_numeric: bool = False) -> Task:
     """Index ``problem`` under ``domain`` for validation; raises
-    :class:`ValidationLimitError` when a quantified formula is too large to check."""
+    :class:`ValidationLimitError` when a quantified formula is too large to check.
+
+    A numeric fluent the problem leaves without a value, of a function that actions only
+    ever ``increase`` (``total-cost``, ``total-fuel-used``), starts at 0, as VAL and Fast
+    Downward read it, with a note; ``strict_numeric`` keeps it undefined (the letter of
+    PDDL 2.1: reading or increasing it is an ``undefined-value`` failure)."""
     objects = {**problem.constants, **problem.objects}
     by_type: dict[str, list[str]] = {}
     for o, t in sorted(objects.items()):
@@ -196,6 +234,20 @@ def compile_task(domain: Domain, problem: Problem) -> Task:
         if t.startswith("(either "):
             by_type[t] = sorted({o for m in domain.members(t) for o in by_type.get(m, [])})
     frozen = {t: tuple(v) for t, v in by_type.items()}
+    values = dict(problem.numeric_init)
+    notes: list[str] = []
+    if not strict_numeric:
+        notes = _start_accumulators_at_zero(domain, frozen, values)
+    set_derived = sorted(
+        (a.pred, *(t.name for t in a.args)) for a in problem.init if a.pred in domain.derived
+    )
+    if set_derived:
+        shown = ", ".join(gatom_text(g) for g in set_derived[:3])
+        notes.append(
+            f"{len(set_derived)} fact(s) of :init name derived predicates ({shown}"
+            f"{', ...' if len(set_derived) > 3 else ''}): ignored, as VAL does; a derived "
+            "predicate's value comes from its rules"
+        )
     task = Task(
         domain,
         problem,
@@ -203,15 +255,101 @@ def compile_task(domain: Domain, problem: Problem) -> Task:
         frozen,
         {name.lower(): op for name, op in domain.operators.items()},
         {**domain.numeric, **problem.numeric},
-        frozenset((a.pred, *(t.name for t in a.args)) for a in problem.init),
-        dict(problem.numeric_init),
+        frozenset(
+            (a.pred, *(t.name for t in a.args))
+            for a in problem.init
+            if a.pred not in domain.derived
+        ),
+        values,
+        stratify(domain.derived),
+        {
+            name: max(formula_depth(r.condition) for r in d.rules)
+            for name, d in domain.derived.items()
+        },
+        tuple(notes),
     )
+    task = replace(task, axiom_inputs=_axiom_inputs(domain, task.strata))
     for op in domain.operators.values():
         _bound(task, f"action {op.name}", _op_formulas(op))
     _bound(task, "the goal", [problem.goal])
     for name, d in domain.derived.items():
-        _bound(task, f"derived predicate {name}", [d.condition])
+        _bound(task, f"derived predicate {name}", [r.condition for r in d.rules])
+        if name in task.strata.recursive:
+            size = 1
+            for q in d.params:
+                size *= max(1, len(task.of_type(q.type)))
+            if size > MAX_EVALUATION:
+                raise ValidationLimitError(
+                    f"recursive derived predicate {name}: {size:,} ground atoms to compute, "
+                    f"over the limit of {MAX_EVALUATION:,}"
+                )
     return task
+
+
+def _axiom_inputs(domain: Domain, strata: Strata) -> dict[int, tuple[frozenset[str], bool]]:
+    """See :attr:`Task.axiom_inputs`."""
+    reads: dict[str, set[str]] = {}
+    numeric: dict[str, bool] = {}
+    for comp in strata.components:  # dependency order: what a rule reads is known
+        for p in comp:
+            preds: set[str] = set()
+            uses_numbers = False
+            for rule in domain.derived[p].rules:
+                for f in walk(rule.condition):
+                    if not isinstance(f, Atom):
+                        continue
+                    if f.pred.startswith(NUMERIC_PREFIX):
+                        uses_numbers = True
+                    elif f.pred in domain.derived and f.pred not in comp:
+                        preds |= reads[f.pred]
+                        uses_numbers = uses_numbers or numeric[f.pred]
+                    elif f.pred not in domain.derived:
+                        preds.add(f.pred)
+            reads[p], numeric[p] = preds, uses_numbers
+        if len(comp) > 1:
+            union = set().union(*(reads[p] for p in comp))
+            for p in comp:
+                reads[p], numeric[p] = union, any(numeric[q] for q in comp)
+    out: dict[int, tuple[frozenset[str], bool]] = {}
+    for p, i in strata.recursive.items():
+        out[i] = (frozenset(reads[p]) & domain.fluents, numeric[p])
+    return out
+
+
+def _start_accumulators_at_zero(
+    domain: Domain, by_type: Mapping[str, tuple[str, ...]], values: dict[GroundFluent, float]
+) -> list[str]:
+    """Set to 0 every undefined fluent of a function that is only ever increased (see
+    :func:`compile_task`); the notes say which."""
+    ops: dict[str, set[str]] = {}
+    for op in domain.operators.values():
+        for e in all_effects(op.effects):
+            if isinstance(e, NumericEffect):
+                ops.setdefault(e.fluent.name, set()).add(e.op)
+    notes: list[str] = []
+    for name, kinds in sorted(ops.items()):
+        if kinds != {"increase"} or name not in domain.functions:
+            continue
+        types = domain.functions[name]
+        size = 1
+        for t in types:
+            size *= len(by_type.get(t, ()))
+        if size > MAX_EVALUATION:
+            raise ValidationLimitError(
+                f"function {name}: {size:,} ground fluents, over the limit of {MAX_EVALUATION:,}"
+            )
+        started = 0
+        for args in product(*(by_type.get(t, ()) for t in types)):
+            if (name, args) not in values:
+                values[(name, args)] = 0.0
+                started += 1
+        if started:
+            what = fluent_text((name, ())) if not types else f"{started} values of {name}"
+            notes.append(
+                f"{what} had no initial value; it is only ever increased, so it starts at 0 "
+                "(as VAL and Fast Downward read it; --strict-numeric keeps it undefined)"
+            )
+    return notes
 
 
 def _op_formulas(op: Operator) -> list[Formula | Effect]:
@@ -260,6 +398,19 @@ def _cost(task: Task, f: Formula | Effect) -> tuple[int, int]:
 
 # --- evaluation -------------------------------------------------------------------------
 
+_MAX_NESTING = 120
+"""Most formula levels that derived-predicate evaluation nests in Python calls before it
+hands the next atom to the driver loop (see ``_Eval.derived_atom``)."""
+
+
+class _Pending(Exception):
+    """Raised when evaluation would nest too deep: ``key`` is computed first, then the
+    interrupted atom again."""
+
+    def __init__(self, key: GAtom | int) -> None:
+        super().__init__(key)
+        self.key = key
+
 
 class _Eval:
     """Evaluates formulas in one state (derived predicates memoised for that state).
@@ -272,6 +423,11 @@ class _Eval:
         self.task = task
         self.state = state
         self.derived: dict[GAtom, bool] = {}
+        self.done: set[int] = set()
+        self.partial: dict[int, set[GAtom]] = {}
+        self.optimistic: set[int] = set()
+        self.reads: list[GAtom] | None = None
+        self.nesting = 0
 
     def ground(self, a: Atom, env: Mapping[str, str]) -> GAtom:
         return (a.pred, *(env[t.name] if isinstance(t, Var) else t.name for t in a.args))
@@ -288,15 +444,162 @@ class _Eval:
             }
             return compare(c, cenv, self.state.values)
         g = self.ground(a, env)
-        rule = self.task.domain.derived.get(a.pred)
-        if rule is None:
+        if a.pred not in self.task.domain.derived:
             return g in self.state.atoms
+        return self.derived_atom(g)
+
+    # Derived atoms. A non-recursive predicate is evaluated on demand, one atom at a
+    # time (memoised); a recursive component is computed whole, as the least fixpoint of
+    # its rules, the first time one of its atoms is read. Evaluation nests (a rule reads
+    # a derived atom whose rule reads another ...), but never deeper than
+    # _MAX_NESTING formula levels: deeper, the atom is handed to the driver loop in
+    # ``derived_atom``, which computes it first and retries, so a 5,000-long chain of
+    # rules costs no Python recursion.
+
+    def derived_atom(self, g: GAtom) -> bool:
         hit = self.derived.get(g)
-        if hit is None:
-            renv = {p.name: v for p, v in zip(rule.params, g[1:], strict=True)}
-            hit = self.holds(rule.condition, renv)
-            self.derived[g] = hit
-        return hit
+        if hit is not None:
+            return hit
+        comp = self.task.strata.recursive.get(g[0])
+        if comp is not None:
+            if comp in self.optimistic:
+                return True
+            partial = self.partial.get(comp)
+            if partial is not None:
+                if g in partial:
+                    return True
+                if self.reads is not None:
+                    self.reads.append(g)
+                return False
+            if comp in self.done:
+                return False
+            self._demand(comp)
+            return self.derived.get(g, False)
+        self._demand(g)
+        return self.derived[g]
+
+    def _demand(self, key: GAtom | int) -> None:
+        cost = self._nesting_cost(key)
+        if self.nesting > 0 and self.nesting + cost > _MAX_NESTING:
+            raise _Pending(key)
+        if self.nesting > 0:
+            self.nesting += cost
+            try:
+                self._compute(key)
+            finally:
+                self.nesting -= cost
+            return
+        todo: list[GAtom | int] = [key]
+        while todo:
+            k = todo[-1]
+            if self._known(k):
+                todo.pop()
+                continue
+            self.nesting = self._nesting_cost(k)
+            try:
+                self._compute(k)
+                todo.pop()
+            except _Pending as more:
+                todo.append(more.key)
+            finally:
+                self.nesting = 0
+                self.partial.clear()
+                self.optimistic.clear()
+
+    def _known(self, key: GAtom | int) -> bool:
+        return key in self.done if isinstance(key, int) else key in self.derived
+
+    def _nesting_cost(self, key: GAtom | int) -> int:
+        if isinstance(key, int):
+            return 1 + max(self.task.rule_depth[p] for p in self.task.strata.components[key])
+        return 1 + self.task.rule_depth[key[0]]
+
+    def _compute(self, key: GAtom | int) -> None:
+        if isinstance(key, int):
+            self._fixpoint(key)
+            return
+        self.derived[key] = self._some_rule(key)
+
+    def _some_rule(self, g: GAtom) -> bool:
+        d = self.task.domain.derived[g[0]]
+        for rule in d.rules:
+            if rule.params != d.params and not all(
+                self.task.domain.is_subtype(self.task.objects.get(o, ROOT_TYPE), p.type)
+                or p.type == ROOT_TYPE
+                for o, p in zip(g[1:], rule.params, strict=True)
+            ):
+                continue
+            env = {p.name: v for p, v in zip(rule.params, g[1:], strict=True)}
+            if self.holds(rule.condition, env):
+                return True
+        return False
+
+    def _fixpoint(self, comp: int) -> None:
+        """The least fixpoint of a recursive component (its rules read it only
+        positively, so derived atoms stay derived): candidates whose rules fail even
+        with the whole component true are dropped, the others go through a worklist
+        that tries an atom again when an atom it read has been derived."""
+        fluents, numbers = self.task.axiom_inputs.get(comp, (None, True))
+        key: object = None
+        if fluents is not None:
+            key = (
+                comp,
+                frozenset(a for a in self.state.atoms if a[0] in fluents),
+                frozenset(self.state.values.items()) if numbers else None,
+            )
+            hit = self.task.axiom_cache.get(key)
+            if hit is not None:
+                for g in hit:
+                    self.derived[g] = True
+                self.done.add(comp)
+                return
+        true: set[GAtom] = set()
+        self.optimistic.add(comp)
+        try:
+            # an atom whose rules fail even with every atom of the component true never
+            # holds (the component reads itself only positively): tried once, dropped
+            candidates = [
+                g
+                for p in self.task.strata.components[comp]
+                for args in product(
+                    *(self.task.of_type(q.type) for q in self.task.domain.derived[p].params)
+                )
+                if self._some_rule(g := (p, *args))
+            ]
+        finally:
+            self.optimistic.discard(comp)
+        self.partial[comp] = true
+        # a worklist: a failed atom is tried again only once an atom of the component it
+        # read (false then) has been derived; its rules read nothing else that changes
+        watchers: dict[GAtom, list[GAtom]] = {}
+        work = deque(candidates)
+        queued = set(candidates)
+        outer = self.reads
+        try:
+            while work:
+                g = work.popleft()
+                queued.discard(g)
+                self.reads = []
+                ok = self._some_rule(g)
+                if ok:
+                    true.add(g)
+                    for c in watchers.pop(g, ()):
+                        if c not in true and c not in queued:
+                            work.append(c)
+                            queued.add(c)
+                else:
+                    for a in self.reads:
+                        watchers.setdefault(a, []).append(g)
+        finally:
+            self.reads = outer
+            del self.partial[comp]
+        for g in true:
+            self.derived[g] = True
+        self.done.add(comp)
+        if key is not None:
+            if len(self.task.axiom_cache) >= MAX_AXIOM_CACHE:
+                self.task.axiom_cache.clear()
+            self.task.axiom_cache[key] = frozenset(true)
 
     def holds(self, f: Formula, env: Mapping[str, str]) -> bool:
         match f:
@@ -328,24 +631,47 @@ class _Eval:
             case And(cs):
                 out: list[str] = []
                 for c in cs:
-                    if not self.holds(c, env):
-                        out.extend(self.unmet(c, env, limit - len(out)))
+                    out.extend(self._unmet_part(c, env, limit - len(out)))
                     if len(out) >= limit:
                         break
                 return out
             case Forall(b, body):
                 out = []
                 for o in self.task.of_type(b.type):
-                    e2 = {**env, b.var: o}
-                    if not self.holds(body, e2):
-                        out.extend(self.unmet(body, e2, limit - len(out)))
+                    out.extend(self._unmet_part(body, {**env, b.var: o}, limit - len(out)))
                     if len(out) >= limit:
                         break
                 return out
+        try:
+            self.holds(f, env)
+        except NumericError as exc:
+            return [f"{self.text(f, env)} [{exc}]"]
         return [self.text(f, env)]
+
+    def _unmet_part(self, f: Formula, env: Mapping[str, str], limit: int) -> list[str]:
+        """``unmet`` of a part that fails; a part whose arithmetic fails is unmet with the
+        error named (``(> (/ (f) (g)) 1) [division by zero in (/ (f) (g))]``)."""
+        try:
+            if self.holds(f, env):
+                return []
+        except NumericError as exc:
+            return [f"{self.text(f, env)} [{exc}]"]
+        return self.unmet(f, env, limit)
 
     def text(self, f: Formula, env: Mapping[str, str]) -> str:
         return formula_text(f, env, self.task.numeric)
+
+
+def derived_atoms(task: Task, state: State) -> frozenset[GAtom]:
+    """Every ground derived atom that holds in ``state`` (the stratified least fixpoint
+    of the domain's rules over its facts)."""
+    ev = _Eval(task, state)
+    return frozenset(
+        (name, *args)
+        for name, d in task.domain.derived.items()
+        for args in product(*(task.of_type(q.type) for q in d.params))
+        if ev.derived_atom((name, *args))
+    )
 
 
 def formula_text(f: Formula, env: Mapping[str, str], numeric: Mapping[str, Comparison]) -> str:
@@ -551,10 +877,10 @@ def judge(  # noqa: PLR0917
     goal_error = ""
     try:
         holds = ev.holds(task.problem.goal, {})
-        unmet = () if holds else tuple(ev.unmet(task.problem.goal, {}))
     except NumericError as exc:
-        holds, unmet, goal_error = False, (), f"goal: {exc}"
-    metric, metric_text = None, ""
+        holds, goal_error = False, f"the goal cannot be evaluated: {exc}"
+    unmet = () if holds else tuple(ev.unmet(task.problem.goal, {}))
+    metric, metric_text, metric_error = None, "", ""
     m = task.problem.metric
     if m is not None:
         metric_text = m.text
@@ -563,8 +889,19 @@ def judge(  # noqa: PLR0917
             try:
                 metric = evaluate(m.expression, {}, values)
             except NumericError as exc:
-                goal_error = goal_error or f"metric: {exc}"
-    return Validation(steps, trace, failure, holds, unmet, metric, metric_text, goal_error)
+                metric_error = f"the metric {m.text} cannot be evaluated: {exc}"
+    return Validation(
+        steps,
+        trace,
+        failure,
+        holds,
+        unmet,
+        metric,
+        metric_text,
+        goal_error,
+        metric_error,
+        task.notes,
+    )
 
 
 # --- repair -----------------------------------------------------------------------------
@@ -580,8 +917,6 @@ class Budget:
 def applicable(task: Task, state: State, budget: Budget) -> Iterator[_Bound]:
     """Every ground action applicable in ``state``; raises
     :class:`ValidationLimitError` once ``budget`` candidate groundings are spent."""
-    from itertools import product
-
     ev = _Eval(task, state)
     for op in task.domain.operators.values():
         for args in product(*(task.of_type(p.type) for p in op.params)):
@@ -606,8 +941,6 @@ one's precondition): the bound on its work."""
 def _with_repair(  # noqa: PLR0917
     task: Task, state: State, target: _Bound, failure: StepFailure, depth: int, nodes: int
 ) -> StepFailure:
-    from collections import deque
-    from dataclasses import replace
 
     def key(s: State) -> tuple[frozenset[GAtom], frozenset[tuple[GroundFluent, float]]]:
         return frozenset(s.atoms), frozenset(s.values.items())

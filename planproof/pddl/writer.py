@@ -30,8 +30,19 @@ from planproof.ltl.ast import (
     Top,
     Var,
 )
+from planproof.pddl.numeric import NumericEffect
 from planproof.pddl.reader import ROOT_TYPE, Problem
-from planproof.pddl.schema import Add, Delete, Domain, Effect, ForallEffect, Operator, When
+from planproof.pddl.schema import (
+    Add,
+    Delete,
+    Domain,
+    Effect,
+    ForallEffect,
+    Operator,
+    Param,
+    When,
+    operator_atoms,
+)
 
 _SAFE = re.compile(r"^[a-z][a-z0-9_\-]*$")
 
@@ -180,34 +191,59 @@ def condition_text(f: Formula, names: NameMap | None = None) -> str:
     raise ValueError(f"{type(f).__name__} has no PDDL form")
 
 
-def effect_text(effects: Iterable[Effect], names: NameMap | None = None) -> str:
+def effect_text(
+    effects: Iterable[Effect], names: NameMap | None = None, *, drop_numeric: bool = False
+) -> str:
+    """PDDL text of an effect list; ``drop_numeric`` leaves numeric effects out (the
+    planners' export: action costs are not planned for), else they raise."""
     n = names or NameMap()
-    parts = [_effect(e, n) for e in effects]
+    parts = [
+        _effect(e, n, drop_numeric)
+        for e in effects
+        if not (drop_numeric and isinstance(e, NumericEffect))
+    ]
     return parts[0] if len(parts) == 1 else "(and " + " ".join(parts) + ")"
 
 
-def _effect(e: Effect, n: NameMap) -> str:
+def _effect(e: Effect, n: NameMap, drop_numeric: bool = False) -> str:
     match e:
         case Add(atom):
             return _atom(atom, n)
         case Delete(atom):
             return f"(not {_atom(atom, n)})"
         case When(cond, inner):
-            return f"(when {condition_text(cond, n)} {effect_text(inner, n)})"
+            inner_text = effect_text(inner, n, drop_numeric=drop_numeric)
+            return f"(when {condition_text(cond, n)} {inner_text})"
         case ForallEffect(b, inner):
-            return f"(forall {_binder(b, n)} {effect_text(inner, n)})"
-    raise AssertionError(e)
+            return f"(forall {_binder(b, n)} {effect_text(inner, n, drop_numeric=drop_numeric)})"
+    raise ValueError(f"{type(e).__name__} has no PDDL form here")
 
 
-def operator_text(op: Operator, names: NameMap | None = None) -> str:
+def _params(params: Iterable[Param], n: NameMap) -> list[str]:
+    return [f"?{p.name} - {n.type(p.type)}" for p in params]
+
+
+def operator_text(op: Operator, names: NameMap | None = None, *, drop_numeric: bool = False) -> str:
     n = names or NameMap()
     params = " ".join(f"?{p.name} - {n.type(p.type)}" for p in op.params)
     return (
         f"  (:action {n.action(op.name)}\n"
         f"    :parameters ({params})\n"
         f"    :precondition {condition_text(op.precondition, n)}\n"
-        f"    :effect {effect_text(op.effects, n)})"
+        f"    :effect {effect_text(op.effects, n, drop_numeric=drop_numeric)})"
     )
+
+
+def operator_constants(domain: Domain) -> frozenset[str]:
+    """The object names the operators and derived-predicate rules mention (domain
+    constants, or problem objects an LLM-written operator names): a planner needs them
+    declared in ``:constants``."""
+    from planproof.ltl.ast import walk
+
+    rule_atoms = (f for d in domain.derived.values() for r in d.rules for f in walk(r.condition))
+    used = [a for op in domain.operators.values() for a in operator_atoms(op)]
+    used += [f for f in rule_atoms if isinstance(f, Atom)]
+    return frozenset(t.name for a in used for t in a.args if isinstance(t, Const))
 
 
 REQUIREMENTS = (
@@ -217,12 +253,18 @@ REQUIREMENTS = (
 
 
 def domain_to_pddl(
-    domain: Domain, names: NameMap | None = None, *, loose_predicates: bool = False
+    domain: Domain,
+    names: NameMap | None = None,
+    *,
+    loose_predicates: bool = False,
+    constants: Mapping[str, str] | None = None,
+    drop_numeric: bool = False,
 ) -> str:
     """The domain as PDDL text. ``loose_predicates`` declares every predicate argument as
     ``object``: the EAI problems state facts whose arguments do not fit the declared
     types (``(facing floor computer)`` with ``facing(?char - character ...)``), which typed
-    planners reject while the facts mean the same without types."""
+    planners reject while the facts mean the same without types. ``constants`` (name →
+    type) are declared in ``:constants``; ``drop_numeric`` leaves numeric effects out."""
     n = names or NameMap()
     by_parent: dict[str, list[str]] = {}
     for t, parent in domain.types.items():
@@ -236,26 +278,54 @@ def domain_to_pddl(
             for i, t in enumerate(arg_types)
         )
         pred_lines.append(f"    ({n.predicate(p)}{' ' + args if args else ''})")
+    by_type: dict[str, list[str]] = {}
+    for c, t in sorted((constants or {}).items()):
+        by_type.setdefault(n.type(t), []).append(n.object(c))
+    const_lines = (
+        [
+            "  (:constants",
+            *(f"    {' '.join(cs)} - {t}" for t, cs in sorted(by_type.items())),
+            "  )",
+        ]
+        if by_type
+        else []
+    )
     lines = [
         f"(define (domain {_sanitize(domain.name)})",
-        f"  (:requirements {REQUIREMENTS})",
+        f"  (:requirements {REQUIREMENTS}{' :derived-predicates' if domain.derived else ''})",
         "  (:types",
         *type_lines,
         "  )",
+        *const_lines,
         "  (:predicates",
         *pred_lines,
         "  )",
-        *(operator_text(op, n) for op in domain.operators.values()),
+        *(
+            f"  (:derived ({' '.join([n.predicate(p), *_params(r.params, n)])})\n"
+            f"    {condition_text(r.condition, n)})"
+            for p, d in domain.derived.items()
+            for r in d.rules
+        ),
+        *(operator_text(op, n, drop_numeric=drop_numeric) for op in domain.operators.values()),
         ")",
     ]
     return "\n".join(lines) + "\n"
 
 
-def problem_to_pddl(problem: Problem, domain_name: str, names: NameMap | None = None) -> str:
-    """The problem as PDDL text (closed world: only true facts), renamed through ``names``."""
+def problem_to_pddl(
+    problem: Problem,
+    domain_name: str,
+    names: NameMap | None = None,
+    *,
+    declared: frozenset[str] = frozenset(),
+) -> str:
+    """The problem as PDDL text (closed world: only true facts), renamed through ``names``;
+    objects in ``declared`` (the domain's ``:constants``) are not declared again."""
     n = names or NameMap()
     by_type: dict[str, list[str]] = {}
     for o, t in {**problem.constants, **problem.objects}.items():
+        if o in declared:
+            continue
         by_type.setdefault(n.type(t), []).append(n.object(o))
     obj_lines = [f"    {' '.join(os_)} - {t}" for t, os_ in sorted(by_type.items())]
     init_lines = [f"    {_atom(a, n)}" for a in sorted(problem.init, key=_atom_key)]

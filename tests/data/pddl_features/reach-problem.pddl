@@ -1,0 +1,5 @@
+(define (problem reach-1)
+  (:domain reach)
+  (:objects a b c d)
+  (:init (home a) (link a b) (link b c))
+  (:goal (visited d)))
