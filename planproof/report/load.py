@@ -404,6 +404,9 @@ def load_run(path: Path) -> Run:
         notes.append(f"{RESULTS_FILE} is missing: the responses have not been evaluated yet")
         raw_results = []
     info = _run_info(run_doc, summary)
+    error = summary.get("error")
+    if isinstance(error, str) and error:  # e.g. a compare-domains candidate that does not parse
+        notes.append(f"error: {error[:2000]}")
     failed = sum(r.error is not None for r in responses)
     if failed:
         notes.append(f"{failed} model call(s) failed: no response for those tasks")

@@ -409,7 +409,7 @@ def test_report_shows_a_comparison_section(tmp_path: Path) -> None:
 
     ref = IPC / "blocks" / "domain.pddl"
     cand = tmp_path / "cand.pddl"
-    extra = "(:action <b>sneak</b> :parameters (?x) :precondition (clear ?x) :effect (holding ?x))"
+    extra = "(:action sneak :parameters (?x) :precondition (clear ?x) :effect (holding ?x))"
     text_ = ref.read_text().replace("(and (holding ?x) (clear ?y))", "(holding ?x)", 1)
     cand.write_text(text_.rstrip().removesuffix(")") + extra + ")\n")
     out = tmp_path / "out"
@@ -417,6 +417,14 @@ def test_report_shows_a_comparison_section(tmp_path: Path) -> None:
     page = build_report([out])
     assert "Domain comparison — blocks" in page
     assert "missing-precondition" in page and "(clear ?y)" in page
+    # A name that is not PDDL (markup in it) makes the candidate unreadable: the report
+    # says why, with the markup escaped.
+    hostile = extra.replace("sneak", "<b>sneak</b>")
+    cand.write_text(text_.rstrip().removesuffix(")") + hostile + ")\n")
+    bad = tmp_path / "bad"
+    assert main(["compare-domains", str(ref), str(cand), "--output", str(bad)]) == 1
+    page = build_report([bad])
+    assert "does not parse" in page
     assert "<b>sneak</b>" not in page and "&lt;b&gt;sneak&lt;/b&gt;" in page
 
 

@@ -36,6 +36,7 @@ from planproof.pddl.schema import (
     ForallEffect,
     Operator,
     Param,
+    Rule,
     When,
 )
 
@@ -282,7 +283,14 @@ def translate(candidate: DomainFile, reference: DomainFile, alignment: Alignment
         operators=ops,
         derived={
             r.pred(k): Derived(
-                tuple(Param(p.name, r.type(p.type)) for p in v.params), r.formula(v.condition)
+                tuple(Param(p.name, r.type(p.type)) for p in v.params),
+                tuple(
+                    Rule(
+                        tuple(Param(p.name, r.type(p.type)) for p in u.params),
+                        r.formula(u.condition),
+                    )
+                    for u in v.rules
+                ),
             )
             for k, v in d.derived.items()
         },
