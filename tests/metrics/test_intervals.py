@@ -22,9 +22,12 @@ from planproof.metrics.intervals import (
 )
 
 
-@given(st.integers(min_value=1, max_value=600).flatmap(
-    lambda n: st.tuples(st.integers(min_value=0, max_value=n), st.just(n))),
-    st.sampled_from([0.8, 0.9, 0.95, 0.99]))
+@given(
+    st.integers(min_value=1, max_value=600).flatmap(
+        lambda n: st.tuples(st.integers(min_value=0, max_value=n), st.just(n))
+    ),
+    st.sampled_from([0.8, 0.9, 0.95, 0.99]),
+)
 def test_wilson_matches_scipy(case: tuple[int, int], level: float) -> None:
     k, n = case
     ours = wilson(k, n, level)
@@ -42,8 +45,11 @@ def test_wilson_of_nothing_is_the_whole_range_and_bad_counts_are_refused() -> No
         wilson(1, 2, level=1.0)
 
 
-@given(st.integers(min_value=0, max_value=300).flatmap(
-    lambda n: st.tuples(st.integers(min_value=0, max_value=n), st.just(n))))
+@given(
+    st.integers(min_value=0, max_value=300).flatmap(
+        lambda n: st.tuples(st.integers(min_value=0, max_value=n), st.just(n))
+    )
+)
 def test_exact_binomial_p_matches_scipy(case: tuple[int, int]) -> None:
     k, n = case
     ours = binomial_two_sided(k, n)
@@ -81,8 +87,12 @@ def test_bootstrap_mean_agrees_with_scipy_percentile_bootstrap(seed: int) -> Non
     data = np.random.default_rng(seed).beta(2, 3, size=150)
     ours = bootstrap_mean(list(data), resamples=4000, seed=seed)
     ref = stats.bootstrap(
-        (data,), np.mean, confidence_level=0.95, n_resamples=4000,
-        method="percentile", random_state=seed,
+        (data,),
+        np.mean,
+        confidence_level=0.95,
+        n_resamples=4000,
+        method="percentile",
+        random_state=seed,
     ).confidence_interval
     # Two independent Monte-Carlo estimates of the same quantiles.
     width = ref.high - ref.low
@@ -113,7 +123,11 @@ def test_paired_bootstrap_finds_a_real_difference_and_not_a_null_one() -> None:
     same = paired_bootstrap(list(base), list(base))
     assert same.p_value == 1.0 and same.difference == 0.0
     ref = stats.bootstrap(
-        (better - base,), np.mean, n_resamples=4000, method="percentile", random_state=3,
+        (better - base,),
+        np.mean,
+        n_resamples=4000,
+        method="percentile",
+        random_state=3,
     ).confidence_interval
     width = ref.high - ref.low
     assert result.interval.low == pytest.approx(ref.low, abs=0.1 * width)
