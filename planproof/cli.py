@@ -152,10 +152,11 @@ def cmd_ltl_check(args: argparse.Namespace) -> int:
     }
 
     def human() -> None:
-        from rich.console import Console
         from rich.table import Table
 
-        console = Console()
+        from planproof.commands.console import stdout_console
+
+        console = stdout_console()
         console.print(f"[bold]formula[/bold] {data['formula']}")
         console.print(
             f"[bold]trace[/bold]   {data['source']}: {len(trace.actions)} actions, "
@@ -661,6 +662,20 @@ def _silence_stdout() -> None:
         pass
 
 
+def _exit_now(code: int) -> None:
+    """Leave at once after a Ctrl-C: what was finished is already on disk (caches commit
+    per answer, run directories are written whole or not at all), and the interpreter's
+    tear-down of a large evaluation's objects took another 1-2 s, not "within a second"."""
+    import os
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse with the one error prefix for usage errors (exit status 2)."""
 
@@ -703,11 +718,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args.handler(args)
         sys.stdout.flush()
+        if code == EXIT_INTERRUPTED and argv is None:  # a command that caught Ctrl-C itself
+            _exit_now(code)
     except BrokenPipeError:
         _silence_stdout()
         return EXIT_YES
     except KeyboardInterrupt:
         print(ERROR_PREFIX + "interrupted", file=sys.stderr)
+        if argv is None:  # the program itself, not a caller in Python
+            _exit_now(EXIT_INTERRUPTED)
         return EXIT_INTERRUPTED
     except Exception as exc:
         bad = as_bad_input(exc)

@@ -191,8 +191,9 @@ def _summary(records: list[dict[str, Any]], args: argparse.Namespace) -> dict[st
 
 
 def _print_table(records: list[dict[str, Any]], summary: dict[str, Any]) -> None:
-    from rich.console import Console
     from rich.table import Table
+
+    from planproof.commands.console import stdout_console
 
     short = {
         "episode_success": "ES",
@@ -228,9 +229,7 @@ def _print_table(records: list[dict[str, Any]], summary: dict[str, Any]) -> None
         ),
         "",
     )
-    console = Console()
-    if not console.is_terminal:
-        console = Console(width=160)
+    console = stdout_console()
     console.print(table)
 
 

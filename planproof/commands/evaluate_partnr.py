@@ -237,8 +237,9 @@ def _write(out: Path, records: list[dict[str, Any]], summary: dict[str, Any]) ->
 
 
 def _table(records: list[dict[str, Any]], summary: Mapping[str, Any], mismatches: int) -> None:
-    from rich.console import Console
     from rich.table import Table
+
+    from planproof.commands.console import stdout_console
 
     table = Table(title="PARTNR evaluation", expand=True)
     for col, width in (("episode", 7), ("plan", 12), ("S", 1), ("PC", 4), ("steps", 5),
@@ -259,7 +260,7 @@ def _table(records: list[dict[str, Any]], summary: Mapping[str, Any], mismatches
             f"{err['error_type']}@{err['step']}" if err else "",
             why[0].strip(" -"),
         )
-    console = Console()
+    console = stdout_console()
     console.print(table)
     console.print(
         ", ".join(

@@ -116,8 +116,9 @@ def _fail(args: argparse.Namespace, message: str) -> int:
 
 
 def _table(rows: list[dict[str, Any]], overall: dict[str, Any]) -> None:
-    from rich.console import Console
     from rich.table import Table
+
+    from planproof.commands.console import stdout_console
 
     t = Table(title="TEACh episodes")
     for col in ("episode", "task", "success", "GC", "TLW-SR", "TLW-GC", "steps", "failures"):
@@ -134,7 +135,7 @@ def _table(rows: list[dict[str, Any]], overall: dict[str, Any]) -> None:
             str(r["steps"]),
             str(len(r["failures"])),
         )
-    console = Console()
+    console = stdout_console()
     console.print(t)
     console.print(
         f"SR {overall['success_rate']:.1%}  GC {overall['gc_macro']:.1%} "

@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -28,10 +27,6 @@ from planproof.commands.executor_options import (
 
 CACHE_VERSION = 1
 """Bump when a cell result's layout changes: cached cells are scored again."""
-PIPED_WIDTH = 200
-"""Width of the printed tables on a pipe or file (unless ``COLUMNS`` says otherwise): there
-is no terminal width to follow, and rich's default 80 cuts the figure names of goal
-interpretation's nine columns to "over… prec…"."""
 CODE = ("ltl", "pddl", "simulators", "interface", "metrics", "runs", "data")
 """planproof's sub-packages whose code decides a cell's result (a change re-scores)."""
 
@@ -278,15 +273,13 @@ def build(
 
 
 def _print(sections: Mapping[str, Sequence[Any]], tau_rows: Sequence[Any], every: bool) -> None:
-    from rich.console import Console
     from rich.table import Table
 
+    from planproof.commands.console import stdout_console
     from planproof.data.reference_figures import is_sampled, reference_figures
     from planproof.report.leaderboard import BASE, GROUPS, TITLES
 
-    console = Console()
-    if not console.is_terminal and "COLUMNS" not in os.environ:
-        console.width = PIPED_WIDTH
+    console = stdout_console()
     try:
         doc: dict[str, Any] | None = reference_figures()
     except (OSError, ValueError):

@@ -168,11 +168,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _print(info: dict[str, Any], summary: dict[str, Any], out: Path, report: Path | None) -> None:
-    from rich.console import Console
-
+    from planproof.commands.console import stdout_console
     from planproof.commands.headline import headline
 
-    console = Console()
+    console = stdout_console()
     calls = info["calls"]
     cost = info["cost_usd"]
     console.print(
