@@ -666,13 +666,12 @@ def _exit_now(code: int) -> None:
     """Leave at once after a Ctrl-C: what was finished is already on disk (caches commit
     per answer, run directories are written whole or not at all), and the interpreter's
     tear-down of a large evaluation's objects took another 1-2 s, not "within a second"."""
+    import contextlib
     import os
 
     for stream in (sys.stdout, sys.stderr):
-        try:
+        with contextlib.suppress(OSError, ValueError):
             stream.flush()
-        except (OSError, ValueError):
-            pass
     os._exit(code)
 
 
