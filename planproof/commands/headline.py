@@ -24,6 +24,8 @@ def headline(module: str, summary: Mapping[str, Any]) -> list[str]:
         goal = summary.get("goal_evaluation", {})
         traj = summary.get("trajectory_evaluation", {})
         errors = {**traj.get("grammar_error", {}), **traj.get("runtime_error", {})}
+        if traj.get("agent_gave_up"):
+            errors["agent_gave_up"] = traj["agent_gave_up"]
         worst = sorted(((v, k) for k, v in errors.items() if v), reverse=True)[:3]
         n, sr = summary.get("tasks"), goal.get("task_success_rate")
         of = f" ({round(sr * n / 100)} of {n} tasks)" if n and sr is not None else ""

@@ -31,7 +31,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--module", choices=MODULES, required=True, help="the EAI module")
     parser.add_argument("--dataset", choices=DATASETS, required=True, help="the EAI dataset")
-    parser.add_argument("--concurrency", type=positive_count, default=4, help="calls in flight (4)")
+    parser.add_argument(
+        "--concurrency",
+        type=positive_count,
+        default=4,
+        help="calls in flight (4); a built-in agent runs in as many worker processes",
+    )
+    add_agent_budget(parser)
     parser.add_argument("--limit", type=count, help="only the first K tasks")
     parser.add_argument(
         "--temperature", type=number_between(0.0, 2.0), default=0.0, help="0, as in the paper"
@@ -60,6 +66,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--report", type=Path, help="also write the HTML report here")
     parser.add_argument("--json", action="store_true", help="print run.json + summary as JSON")
     add_executor_arguments(parser, workers=False)
+
+
+def add_agent_budget(parser: argparse.ArgumentParser) -> None:
+    """``--agent-budget``, shared by ``run`` and ``demo``."""
+    parser.add_argument(
+        "--agent-budget",
+        type=positive_count,
+        metavar="STEPS",
+        help="the planner agent's work limit per task in simulated steps (default 2000); "
+        "a work budget, not time, so results do not depend on the machine's load",
+    )
 
 
 def default_output(model: str, module: str, dataset: str) -> Path:
@@ -136,6 +153,7 @@ def run(args: argparse.Namespace) -> int:
         refresh=args.refresh,
         client_extra=extra,
         executor=executor_config(args),
+        agent_budget=getattr(args, "agent_budget", None),
     )
     from planproof.commands.progress import RichProgress, progress_bar
 
@@ -183,12 +201,21 @@ def _print(info: dict[str, Any], summary: dict[str, Any], out: Path, report: Pat
         + f"; {info['seconds']['total']:.1f} s"
     )
     scored, in_run = summary.get("tasks_scored", summary.get("tasks")), info["tasks"]
-    console.print(
-        f"  scored {scored} of {in_run} tasks"
-        + (f" ({in_run - scored} without an answer: failed calls)" if scored != in_run else "")
-    )
+    gave_up = summary.get("agent_gave_up", [])
+    failed = len(summary.get("call_errors", []))
+    why = [f"{failed} failed calls"] if failed else []
+    console.print(f"  scored {scored} of {in_run} tasks" + (f" ({'; '.join(why)})" if why else ""))
+    if gave_up:
+        budget = info.get("params", {}).get("agent_budget")
+        within = f" within {budget} simulated steps" if budget else ""
+        console.print(
+            f"  the agent gave up on {len(gave_up)} of {scored} tasks (no plan found{within}; "
+            "failed tasks, not parsing errors, and no proof that none exists)"
+        )
     for line in headline(info["module"], summary):
         console.print("  " + line)
+    for item in gave_up[:5]:
+        console.print(f"  [yellow]agent gave up[/] {item['reason']}")
     for err in summary.get("call_errors", [])[:5]:
         console.print(f"  [red]call failed[/] {err['identifier']}: {err['kind']}: {err['message']}")
     console.print(f"run directory: {out}" + (f"; report: {report}" if report else ""))

@@ -43,6 +43,8 @@ budget, never wall-clock time: ``planproof run --agent-budget N`` sets it."""
 
 NO_PLAN = "No plan found (the planner agent gave up): "
 """How a no-plan answer starts (:func:`no_plan_answer`, :func:`gave_up_reason`)."""
+_LEGACY_NO_PLAN = "No plan exists: "
+"""The same answer as cached by planproof before 0.x named it "gave up"."""
 
 
 def no_plan_answer(module: str, reason: str) -> str:
@@ -57,9 +59,10 @@ def no_plan_answer(module: str, reason: str) -> str:
 
 def gave_up_reason(answer: str) -> str | None:
     """The reason if ``answer`` is the planner's no-plan answer, else None."""
-    if not answer.startswith(NO_PLAN):
-        return None
-    return answer[len(NO_PLAN) :].split("\n", 1)[0]
+    for marker in (NO_PLAN, _LEGACY_NO_PLAN):
+        if answer.startswith(marker):
+            return answer[len(marker) :].split("\n", 1)[0]
+    return None
 
 
 def goal_answer(task: Task) -> str:
