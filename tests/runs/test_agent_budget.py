@@ -46,3 +46,21 @@ def test_a_small_budget_gives_up_and_a_larger_one_asks_again(
 
 def test_a_budget_must_be_positive() -> None:
     assert main(["demo", "--agent-budget", "0"]) == 2
+
+
+def test_report_finds_the_runs_of_the_default_layout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``planproof-runs/MODEL/MODULE-DATASET`` is two levels below what a user names."""
+    monkeypatch.chdir(tmp_path)
+    cache = str(tmp_path / "cache.sqlite3")
+    for module in ("action-sequencing", "goal-interpretation"):
+        argv = ["demo", "--limit", "2", "--concurrency", "1", "--module", module]
+        assert main([*argv, "--cache", cache]) == 0
+    assert (tmp_path / "planproof-runs" / "planner" / "action-sequencing-virtualhome").is_dir()
+    capsys.readouterr()
+    assert main(["report", "planproof-runs", "--output", "all.html", "--json"]) == 0
+    done = json.loads(capsys.readouterr().out)
+    assert done["runs"] == 2
+    page = (tmp_path / "all.html").read_text()
+    assert "goal-interpretation" in page and "action-sequencing" in page
