@@ -102,6 +102,11 @@ def _check_arguments(args: argparse.Namespace) -> str | None:
 def _missing_keys(model: str, api_base: str | None) -> list[str]:
     """Environment variables the provider needs and that are unset (checked before any
     call, so a missing key is one clear message instead of one error per task)."""
+    from planproof.interface.llm.keys import known_missing_key
+
+    quick = known_missing_key(model)  # before litellm's import, which takes seconds
+    if quick:
+        return quick
     from planproof.interface.llm.client import missing_environment
 
     return missing_environment(model, api_base)
