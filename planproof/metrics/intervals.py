@@ -11,9 +11,10 @@ Pure functions on plain numbers, so every command (``evaluate``, ``run``, ``repo
   binomial test on the discordant pairs) for success, and a paired bootstrap of the
   mean difference for per-task scores.
 
-Written with numpy and the standard library rather than ``scipy.stats`` because the
-formulas are a few lines and importing ``scipy.stats`` costs about a second on every
-command; ``tests/metrics/test_intervals.py`` checks them against scipy.
+Written with numpy (imported when a bootstrap runs) and the standard library rather
+than ``scipy.stats`` because the formulas are a few lines and importing ``scipy.stats``
+costs about a second on every command; ``tests/metrics/test_intervals.py`` checks them
+against scipy.
 Choices are documented in ``docs/report.md`` ("Confidence intervals").
 """
 
@@ -24,9 +25,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from statistics import NormalDist
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 LEVEL = 0.95
 RESAMPLES = 2000
@@ -78,12 +80,16 @@ def wilson(successes: int, n: int, level: float = LEVEL) -> Interval:
 
 
 def _percentile(values: np.ndarray, level: float, method: str) -> Interval:
+    import numpy as np
+
     alpha = (1.0 - level) / 2.0
     low, high = np.quantile(values, [alpha, 1.0 - alpha])
     return Interval(float(low), float(high), level, method)
 
 
 def _indices(n: int, resamples: int, seed: int) -> np.ndarray:
+    import numpy as np
+
     if resamples < 1:
         raise ValueError(f"need at least one resample, got {resamples}")
     return np.random.default_rng(seed).integers(0, n, size=(resamples, n))
@@ -97,6 +103,8 @@ def bootstrap_mean(
 ) -> Interval:
     """Percentile bootstrap interval of the mean over tasks (seeded, so a report
     is reproducible); one value gives a zero-width interval, none gives ``[0, 1]``."""
+    import numpy as np
+
     data = np.asarray(values, dtype=float)
     if data.size == 0:
         return Interval(0.0, 1.0, level, "bootstrap")
@@ -114,12 +122,38 @@ def bootstrap(
 ) -> Interval:
     """Percentile bootstrap over tasks of any statistic of per-task rows, e.g. a
     micro-averaged F1 (a ratio of sums, which is not a mean of per-task values)."""
+    import numpy as np
+
     if not rows:
         return Interval(0.0, 1.0, level, "bootstrap")
     _z(level)
     draws = _indices(len(rows), resamples, seed)
     stats = np.array([statistic([rows[i] for i in draw]) for draw in draws], dtype=float)
     return _percentile(stats, level, "bootstrap")
+
+
+def bootstrap_micro_f1(
+    tp: Sequence[float],
+    fp: Sequence[float],
+    fn: Sequence[float],
+    *,
+    level: float = LEVEL,
+    resamples: int = RESAMPLES,
+    seed: int = SEED,
+) -> Interval:
+    """Percentile bootstrap over tasks of the micro-averaged F1 ``2TP / (2TP + FP + FN)``
+    from per-task counts (vectorised: thousands of resamples of 338 tasks in milliseconds).
+    A resample with nothing to score counts as F1 0, as the summary does."""
+    import numpy as np
+
+    counts = np.asarray([tp, fp, fn], dtype=float)
+    if counts.shape[1] == 0:
+        return Interval(0.0, 1.0, level, "bootstrap")
+    _z(level)
+    sums = counts[:, _indices(counts.shape[1], resamples, seed)].sum(axis=2)
+    denominator = 2 * sums[0] + sums[1] + sums[2]
+    f1 = np.divide(2 * sums[0], denominator, out=np.zeros_like(denominator), where=denominator > 0)
+    return _percentile(f1, level, "bootstrap")
 
 
 @dataclass(frozen=True)
@@ -198,6 +232,8 @@ def paired_bootstrap(
     seed: int = SEED,
 ) -> PairedBootstrap:
     """Resample tasks (the same draw for both runs) and look at the mean difference."""
+    import numpy as np
+
     if len(a) != len(b):
         raise ValueError(f"paired samples differ in length: {len(a)} and {len(b)}")
     diff = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)

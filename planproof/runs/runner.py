@@ -23,6 +23,7 @@ from planproof.executor import ExecutorConfig
 from planproof.interface.agents import AGENTS
 from planproof.interface.llm.cache import ResponseCache, default_cache_path
 from planproof.interface.llm.types import Completion, LLMError, Request, Usage
+from planproof.metrics.summary_intervals import summary_intervals
 from planproof.runs.modules import Evaluation, evaluate_answers, module_tasks, with_task_fields
 from planproof.simulators.core import Task
 
@@ -350,6 +351,7 @@ def execute(config: RunConfig, progress: Progress | None = None) -> RunOutcome:
         "cache": str(cache_path),
     }
     summary = dict(evaluation.summary)
+    summary["intervals"] = summary_intervals(config.module, evaluation.results)
     summary.update(
         model=config.model,
         module=config.module,

@@ -4,6 +4,8 @@ at run time only for start-up speed)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -15,6 +17,7 @@ from planproof.metrics.intervals import (
     binomial_two_sided,
     bootstrap,
     bootstrap_mean,
+    bootstrap_micro_f1,
     mcnemar,
     paired_bootstrap,
     rate_text,
@@ -139,3 +142,18 @@ def test_rate_text() -> None:
     text = rate_text(57, 100)
     assert text.startswith("57.0 % [")
     assert text == f"57.0 % {wilson(57, 100).text()}"
+
+
+def test_micro_f1_bootstrap_is_the_generic_bootstrap_of_the_ratio_of_sums() -> None:
+    rng = np.random.default_rng(11)
+    tp, fp, fn = (list(rng.integers(0, 6, size=80)) for _ in range(3))
+    fast = bootstrap_micro_f1(tp, fp, fn, seed=4)
+    rows = list(zip(tp, fp, fn, strict=True))
+
+    def f1(rs: Sequence[tuple[int, int, int]]) -> float:
+        t, p, n = (sum(r[i] for r in rs) for i in range(3))
+        return 2 * t / (2 * t + p + n) if 2 * t + p + n else 0.0
+
+    slow = bootstrap(rows, f1, seed=4)
+    assert fast.low == pytest.approx(slow.low) and fast.high == pytest.approx(slow.high)
+    assert fast.low <= f1(rows) <= fast.high
