@@ -454,6 +454,10 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str]] = {
         "planproof.commands.report",
         "one self-contained HTML report from run and evaluate directories",
     ),
+    ("compare",): (
+        "planproof.commands.compare",
+        "is run A really better than run B? paired tests (McNemar, paired bootstrap)",
+    ),
     ("demo",): (
         "planproof.commands.demo",
         "no key needed: the built-in planner on an EAI module, scored, with its report",
@@ -549,6 +553,11 @@ USAGE: dict[tuple[str, ...], tuple[str, str]] = {
         "planproof demo --limit 20",
     ),
     ("tasks",): ("0 listed, 2 bad input", "planproof tasks --dataset virtualhome | head"),
+    ("compare",): (
+        "0 compared, 2 bad input (not results directories, different modules, no common task)",
+        "planproof compare planproof-runs/planner/action-sequencing-virtualhome "
+        "planproof-runs/openai_gpt-4o-mini/action-sequencing-virtualhome",
+    ),
     ("reproduce", "eai"): (
         "0 tables printed, 2 bad input (no published file could be scored)",
         "planproof reproduce eai --modules goal-interpretation --run planproof-runs/my-model",
