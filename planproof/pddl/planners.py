@@ -12,6 +12,12 @@ pyperplan reads STRIPS only, so the pyperplan engine first compiles the task wit
 preconditions and conditional effects, complement atoms for negative conditions); it has
 no time limit of its own, so it runs (called directly, not through unified-planning,
 whose wrapper costs seconds per grounded task) in a child process that is stopped at the timeout.
+
+The timeout is CPU time, not wall-clock time: a child planner process gets it as its
+``RLIMIT_CPU`` (each process it starts, e.g. Fast Downward's translator and search, gets
+the same), and the in-process ``builtin`` search reads :func:`time.process_time`. So a
+verdict does not depend on how loaded the machine is; the wall clock only guards against
+a child that hangs without using CPU (:data:`WALL_FACTOR` times the timeout, plus a minute).
 """
 
 from __future__ import annotations
@@ -37,6 +43,10 @@ if TYPE_CHECKING:
 
 ENGINES = ("fast-downward", "pyperplan", "builtin")
 DEFAULT_TIMEOUT = 60.0
+"""CPU seconds per planner process."""
+WALL_FACTOR = 20.0
+"""A child planner that has neither answered nor died after ``WALL_FACTOR * timeout + 60``
+wall seconds is stopped (it is not using its CPU budget: blocked, or starved)."""
 
 PlanStep = tuple[str, tuple[str, ...]]
 
@@ -115,7 +125,7 @@ def plan(
     elif engine == "pyperplan":
         res = _pyperplan(domain, problem, timeout)
     elif engine == "builtin":
-        res = _builtin(domain, problem, t0 + timeout)
+        res = _builtin(domain, problem, time.process_time() + timeout)
     else:
         res = _bounded(_fast_downward, domain, problem, timeout)
     return dataclasses.replace(res, seconds=time.perf_counter() - t0)
@@ -171,10 +181,41 @@ def planning_refusal(domain: Domain, problem: Problem) -> str:
     return ""
 
 
+def _limit_cpu(seconds: float) -> None:
+    """In a child planner process: at most ``seconds`` of CPU time (SIGXCPU, then SIGKILL
+    a few seconds later), inherited by every process it starts."""
+    import math
+    import resource
+
+    soft = max(1, math.ceil(seconds))
+    with contextlib.suppress(ValueError, OSError):
+        _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+        cap = soft + 5 if hard == resource.RLIM_INFINITY else min(soft + 5, hard)
+        resource.setrlimit(resource.RLIMIT_CPU, (min(soft, cap), cap))
+
+
+def _await(proc: Any, q: Any, timeout: float) -> Any:
+    """The child's answer from ``q``; None when it died without one (its CPU budget ran
+    out) or stayed silent past the wall-clock guard."""
+    guard = time.monotonic() + WALL_FACTOR * timeout + 60.0
+    while True:
+        try:
+            return q.get(timeout=0.25)
+        except queue.Empty:
+            pass
+        if not proc.is_alive():
+            try:  # an answer put just before the child ended
+                return q.get(timeout=0.5)
+            except queue.Empty:
+                return None
+        if time.monotonic() > guard:
+            return None
+
+
 def _bounded(solve: Any, domain: Domain, problem: Problem, timeout: float) -> PlanResult:
     """``solve(domain, problem, timeout)`` in a child process in its own process group,
-    killed with everything it started once ``timeout`` seconds have passed: building the
-    model and the planner's translator count against the limit too."""
+    with ``timeout`` CPU seconds (building the model and the planner's translator count
+    too), killed with everything it started when it is over."""
     import signal
 
     ctx: Any = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
@@ -182,9 +223,11 @@ def _bounded(solve: Any, domain: Domain, problem: Problem, timeout: float) -> Pl
     proc = ctx.Process(target=_bounded_child, args=(solve, domain, problem, timeout, q))
     proc.start()
     try:
-        res: PlanResult = q.get(timeout=timeout + 1.0)
-    except queue.Empty:
-        res = PlanResult("fast-downward", PlanStatus.TIMEOUT, reason=f"no plan within {timeout} s")
+        res: PlanResult | None = _await(proc, q, timeout)
+        if res is None:
+            res = PlanResult(
+                "fast-downward", PlanStatus.TIMEOUT, reason=f"no plan within {timeout} CPU s"
+            )
     finally:
         if proc.is_alive() and proc.pid is not None:
             with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -198,6 +241,7 @@ def _bounded(solve: Any, domain: Domain, problem: Problem, timeout: float) -> Pl
 def _bounded_child(solve: Any, domain: Domain, problem: Problem, timeout: float, q: Any) -> None:
     with contextlib.suppress(OSError):
         os.setpgid(0, 0)
+    _limit_cpu(timeout)
     try:
         q.put(solve(domain, problem, timeout))
     except Exception as exc:  # reported to the parent as a typed status
@@ -239,7 +283,9 @@ def _fast_downward(domain: Domain, problem: Problem, timeout: float) -> PlanResu
         contextlib.redirect_stdout(io.StringIO()),
     ):
         try:
-            result = planner.solve(up_problem, timeout=timeout)
+            # the CPU limit of this process bounds the planner; unified-planning's own
+            # limit is wall-clock time, so it only guards against a hang
+            result = planner.solve(up_problem, timeout=WALL_FACTOR * timeout + 60.0)
         except Exception as exc:  # a crash of the engine or of reading its plan back
             return PlanResult("fast-downward", PlanStatus.ERROR, reason=_short(exc))
     status = result.status
@@ -257,7 +303,9 @@ def _fast_downward(domain: Domain, problem: Problem, timeout: float) -> PlanResu
             "fast-downward", PlanStatus.UNSOLVABLE, reason="no plan exists (search exhausted)"
         )
     if status is S.TIMEOUT:
-        return PlanResult("fast-downward", PlanStatus.TIMEOUT, reason=f"no plan within {timeout} s")
+        return PlanResult(
+            "fast-downward", PlanStatus.TIMEOUT, reason=f"no plan within {timeout} CPU s"
+        )
     logs = " ".join(m.message for m in result.log_messages or ())
     return PlanResult("fast-downward", PlanStatus.ERROR, reason=f"{status.name}: {_tail(logs)}")
 
@@ -319,12 +367,13 @@ def _pyperplan(domain: Domain, problem: Problem, timeout: float) -> PlanResult:
     task = strips_text(grounded)
     ctx: Any = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     q: Any = ctx.Queue()
-    proc = ctx.Process(target=_pyperplan_child, args=(task.domain_text, task.problem_text, q))
+    proc = ctx.Process(
+        target=_pyperplan_child, args=(task.domain_text, task.problem_text, timeout, q)
+    )
     proc.start()
     try:
-        kind, payload = q.get(timeout=timeout)
-    except queue.Empty:
-        kind, payload = "timeout", f"no plan within {timeout} s"
+        got = _await(proc, q, timeout)
+        kind, payload = got if got is not None else ("timeout", f"no plan within {timeout} CPU s")
     finally:
         if proc.is_alive():
             proc.terminate()
@@ -343,7 +392,8 @@ def _pyperplan(domain: Domain, problem: Problem, timeout: float) -> PlanResult:
     return PlanResult("pyperplan", PlanStatus.SOLVED, steps)
 
 
-def _pyperplan_child(domain_text: str, problem_text: str, q: Any) -> None:
+def _pyperplan_child(domain_text: str, problem_text: str, timeout: float, q: Any) -> None:
+    _limit_cpu(timeout)
     try:
         q.put(("ok", run_pyperplan(domain_text, problem_text)))
     except Exception as exc:  # reported to the parent as a typed status

@@ -14,7 +14,8 @@ reachable state is expanded at most once, so the search is complete: "no plan" i
 after the reachable state space is exhausted. The plan found need not be shortest; it is a
 valid plan of the task (tests replay it). States are Python ints used as bit sets.
 
-Two bounds: ``deadline`` (``time.perf_counter`` value; checked every few expansions) and
+Two bounds: ``deadline`` (a ``time.process_time`` value, CPU time, so the verdict does not
+depend on the machine's load; checked every few expansions) and
 ``max_states`` (states stored, a memory bound). Reaching either gives :class:`Outcome`
 ``limit``, never "unsolvable".
 """
@@ -202,7 +203,7 @@ def search(
                 return dataclasses.replace(step, expanded=expanded, stored=sum(sizes))
             sizes[k] = step
             expanded += 1
-        if deadline is not None and expanded % CHECK_EVERY == 0 and time.perf_counter() > deadline:
+        if deadline is not None and expanded % CHECK_EVERY == 0 and time.process_time() > deadline:
             return Outcome("limit", (), expanded, sum(sizes), "time bound reached")
         if sum(sizes) > max_states:
             return Outcome(
