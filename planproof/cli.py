@@ -148,6 +148,7 @@ def cmd_ltl_check(args: argparse.Namespace) -> int:
         "positions": len(trace),
         "actions": len(trace.actions),
         "parts": part_values,
+        "failed": None if value else _why_not(type(f).__name__, part_values),
         "source": f"example:{args.example}" if example is not None else args.trace,
     }
 
@@ -169,9 +170,28 @@ def cmd_ltl_check(args: argparse.Namespace) -> int:
             console.print(table)
         verdict = "[green]HOLDS[/green]" if value else "[red]DOES NOT HOLD[/red]"
         console.print(f"verdict: {verdict}")
+        if data["failed"]:
+            console.print(f"why: {data['failed']['message']}", markup=False)
 
     _emit(args, data, human)
     return EXIT_YES if value else EXIT_NO
+
+
+def _why_not(kind: str, parts: Sequence[dict[str, Any]]) -> dict[str, str]:
+    """Which part of a failed formula failed: a part that does not hold on the trace, or,
+    when every part of a ``then`` holds somewhere, their order."""
+    false = [p["formula"] for p in parts if not p["holds"]]
+    if false:
+        return {"kind": "part", "part": false[0], "message": f"{false[0]} does not hold"}
+    if kind == "Then" and parts:
+        order = " then ".join(p["formula"] for p in parts)
+        return {
+            "kind": "order",
+            "part": order,
+            "message": "each part holds on the trace, but not in the order 'then' asks: "
+            f"{order}",
+        }
+    return {"kind": "formula", "part": "", "message": "the formula does not hold"}
 
 
 # --- ltl sat / entails -----------------------------------------------------------------
@@ -224,7 +244,10 @@ def cmd_ltl_sat(args: argparse.Namespace) -> int:
         if res.unknown:
             print("unknown (solver time limit reached)")
         elif res.sat:
-            print("satisfiable; a witness state makes true: " + ", ".join(model or []))
+            if model:
+                print("satisfiable; a witness state makes true: " + ", ".join(model))
+            else:  # every atom false is a witness: say so rather than print nothing
+                print("satisfiable; a witness state: every atom false (the empty state)")
         else:
             print("unsatisfiable")
 
@@ -260,9 +283,10 @@ def cmd_ltl_entails(args: argparse.Namespace) -> int:
             print(f"yes: premise {word} conclusion")
         else:
             ce = ", ".join(data["counterexample"] or [])
+            state = f"{{{ce}}}" if ce else "every atom false (the empty state)"
             print(
                 f"no: premise does not {'match' if args.equivalent else 'entail'} conclusion; "
-                f"counterexample state: {{{ce}}}"
+                f"counterexample state: {state}"
             )
 
     _emit(args, data, human)
@@ -444,7 +468,7 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str]] = {
     ),
     ("plan",): (
         "planproof.commands.plan",
-        "solve a PDDL problem with Fast Downward or pyperplan",
+        "solve a PDDL problem with Fast Downward, pyperplan or builtin (planproof's own)",
     ),
     ("run",): (
         "planproof.commands.run",
