@@ -257,7 +257,7 @@ def _table(records: list[dict[str, Any]], summary: Mapping[str, Any], mismatches
             f"{r['percent_complete']:.2f}",
             str(r["steps"]),
             str(r["planning_cycles"]),
-            f"{err['error_type']}@{err['step']}" if err else "",
+            f"{err['error_type']}@{err['step'] + 1}" if err else "",  # 1-based in text
             why[0].strip(" -"),
         )
     console = stdout_console()
