@@ -320,7 +320,15 @@ def cmd_data_fetch(args: argparse.Namespace) -> int:
                 data = load_eai_goals().summary()
     except DataUnavailableError as err:
         raise BadInput(str(err)) from None
-    _emit(args, data, lambda: print(json.dumps(data, indent=2)))
+
+    def human() -> None:
+        """Plain lines (JSON only with --json)."""
+        print(f"{args.dataset} data ready")
+        for key, value in data.items():
+            shown = ", ".join(map(str, value)) if isinstance(value, list) else value
+            print(f"  {key.replace('_', ' ')}: {shown}")
+
+    _emit(args, data, human)
     return EXIT_YES
 
 

@@ -1,10 +1,12 @@
-"""What ``ltl check`` and ``ltl sat`` say when the answer is no, or when the witness is
-the empty state: a reader is told which part failed, never shown an empty list."""
+"""What `ltl check`, `ltl sat` and `data fetch` print: a reader is told which part failed, never
+shown an empty witness, and gets JSON only when asking for it."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+
+import pytest
 
 from tests.cli.helpers import planproof
 
@@ -52,3 +54,13 @@ def test_sat_never_prints_an_empty_witness() -> None:
     assert not r.out.rstrip().endswith(":") and "every atom false" in r.out
     e = planproof("ltl", "entails", "not on(a.1)", "on(b.1)")
     assert e.code == 1 and "{}" not in e.out and "every atom false" in e.out
+
+
+@pytest.mark.data
+@pytest.mark.usefixtures("eai_wheel")
+def test_data_fetch_prints_json_only_with_json() -> None:
+    text = planproof("data", "fetch", "eai")
+    assert text.code == 0 and text.out.startswith("eai data ready\n")
+    assert "virtualhome goals: 338" in text.out and "{" not in text.out
+    as_json = planproof("data", "fetch", "eai", "--json")
+    assert json.loads(as_json.out)["virtualhome_goals"] == 338
