@@ -10,10 +10,13 @@ missing. The run directory (``run.json``, ``responses.jsonl``, ``results.jsonl``
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import json
+import signal
+import threading
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -297,6 +300,29 @@ def _as_gave_up(evaluation: Evaluation, gave_up: Mapping[str, str]) -> Evaluatio
     return Evaluation(results, summary)
 
 
+@contextlib.contextmanager
+def _interrupts() -> Iterator[list[bool]]:
+    """Remember a Ctrl-C (SIGINT) during the calls, and raise it at once. asyncio's own
+    handler only cancels the main task, and a cancellation can be lost (``wait_for``
+    whose call finishes at the same moment, a library that catches it): the run then
+    finished with exit 0 although the user had interrupted it. Yields a list that is
+    non-empty once an interrupt arrived."""
+    seen: list[bool] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield seen
+        return
+
+    def on_interrupt(signum: int, frame: Any) -> None:
+        seen.append(True)
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, on_interrupt)
+    try:
+        yield seen
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def execute(config: RunConfig, progress: Progress | None = None) -> RunOutcome:
     """Run the calls (answering from the cache first), evaluate, write the run directory."""
     from planproof import __version__
@@ -307,9 +333,11 @@ def execute(config: RunConfig, progress: Progress | None = None) -> RunOutcome:
     progress = progress or _Silent()
     cache_path = config.cache_path or default_cache_path()
     caller, close = make_caller(config)
-    with ResponseCache(cache_path) as cache:
+    with ResponseCache(cache_path) as cache, _interrupts() as interrupted:
         try:
             calls = asyncio.run(_call_all(config, work, cache, caller, progress))
+            if interrupted:  # a Ctrl-C that a task swallowed still ends the run
+                raise KeyboardInterrupt
         finally:
             progress.stop()
             close()
