@@ -192,8 +192,12 @@ def run(args: argparse.Namespace) -> int:
         rows.append(m)
         records.append(rec)
     from planproof.metrics.partnr import aggregate
+    from planproof.metrics.summary_intervals import flag_intervals
 
     summary = {**aggregate(rows), **_failure_counts(records, mismatches)}
+    summary["intervals"] = flag_intervals(
+        records, {"success_rate": "success", "executable_rate": "executable"}
+    )
     if args.output is not None:
         _write(args.output, records, summary)
     if args.json:
@@ -269,5 +273,11 @@ def _table(records: list[dict[str, Any]], summary: Mapping[str, Any], mismatches
             if not isinstance(v, dict)  # the failure counts: in --json and summary.json
         )
     )
+    ivs = summary.get("intervals", {})
+    if ivs:
+        console.print(
+            "95 % intervals: "
+            + ", ".join(f"{k} [{v['low']:.3f}, {v['high']:.3f}]" for k, v in ivs.items())
+        )
     if mismatches:
         console.print(f"{mismatches} plan(s) differ from their expect block")

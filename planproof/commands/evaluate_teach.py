@@ -47,6 +47,7 @@ def demo_dir() -> Path:
 
 def run(args: argparse.Namespace) -> int:
     from planproof.boundary import output_dir
+    from planproof.metrics.summary_intervals import rate_entry
     from planproof.metrics.teach import episode_metrics, summarise, summarise_by_task
     from planproof.simulators.teach.episode import load_episodes, run_episode
     from planproof.simulators.teach.errors import TeachError
@@ -91,6 +92,9 @@ def run(args: argparse.Namespace) -> int:
         "benchmark": "teach",
         "overall": summarise(metrics).to_dict(),
         "by_task": {k: v.to_dict() for k, v in summarise_by_task(metrics).items()},
+        "intervals": {
+            "overall.success_rate": rate_entry(sum(m.success for m in metrics), len(metrics))
+        },
     }
     try:
         if args.output:
@@ -106,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
-        _table(rows, summary["overall"])
+        _table(rows, summary["overall"], summary["intervals"]["overall.success_rate"])
     return 0
 
 
@@ -115,7 +119,7 @@ def _fail(args: argparse.Namespace, message: str) -> int:
     raise BadInput(message)
 
 
-def _table(rows: list[dict[str, Any]], overall: dict[str, Any]) -> None:
+def _table(rows: list[dict[str, Any]], overall: dict[str, Any], sr: dict[str, Any]) -> None:
     from rich.table import Table
 
     from planproof.commands.console import stdout_console
@@ -138,7 +142,8 @@ def _table(rows: list[dict[str, Any]], overall: dict[str, Any]) -> None:
     console = stdout_console()
     console.print(t)
     console.print(
-        f"SR {overall['success_rate']:.1%}  GC {overall['gc_macro']:.1%} "
+        f"SR {overall['success_rate']:.1%} [{sr['low']:.1%}, {sr['high']:.1%}]  "
+        f"GC {overall['gc_macro']:.1%} "
         f"(pooled {overall['gc_pooled']:.1%})  TLW-SR {overall['tlw_success_weighted']:.1%}  "
         f"TLW-GC {overall['tlw_gc_weighted']:.1%}  over {overall['episodes']} episode(s)"
     )

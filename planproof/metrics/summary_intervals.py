@@ -29,6 +29,24 @@ _RATES: dict[str, tuple[tuple[str, str, float], ...]] = {
 _RATES["subgoal-decomposition"] = _RATES["action-sequencing"]
 
 
+def rate_entry(successes: int, n: int, scale: float = 1.0, level: float = LEVEL) -> dict[str, Any]:
+    """The ``intervals`` entry of a rate of ``successes`` in ``n`` (Wilson), in the unit
+    ``scale`` (1 for a fraction, 100 for percent)."""
+    return _entry(wilson(successes, n, level), scale, n)
+
+
+def flag_intervals(
+    rows: Sequence[Mapping[str, Any]], figures: Mapping[str, str], scale: float = 1.0
+) -> dict[str, dict[str, Any]]:
+    """``figure path → entry`` for per-row yes/no fields (``figures``: path → field)."""
+    out: dict[str, dict[str, Any]] = {}
+    for path, key in figures.items():
+        flags = [r[key] for r in rows if isinstance(r.get(key), bool)]
+        if flags:
+            out[path] = rate_entry(sum(flags), len(flags), scale)
+    return out
+
+
 def _entry(iv: Interval, scale: float, n: int) -> dict[str, Any]:
     return {
         "low": round(iv.low * scale, 4),
@@ -53,7 +71,7 @@ def summary_intervals(
     for key, path, scale in _RATES.get(module, ()):
         flags = [r[key] for r in rows if isinstance(r.get(key), bool)]
         if flags:
-            out[path] = _entry(wilson(sum(flags), len(flags), level), scale, len(flags))
+            out[path] = rate_entry(sum(flags), len(flags), scale, level)
     if module == "goal-interpretation":
         counts = [_gi_counts(r) for r in rows]
         if counts:
