@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -79,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _line(label: str, test: dict[str, Any]) -> str:
+def _line(label: str, test: Mapping[str, Any]) -> str:
     p = test["p_value"]
     if test["test"] == "mcnemar-exact":
         return (

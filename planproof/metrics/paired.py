@@ -65,22 +65,22 @@ def compare_rows(
     shared = [i for i in a if i in b]
     tests: dict[str, dict[str, Any]] = {}
     for key in FLAGS:
-        pairs = [(a[i].get(key), b[i].get(key)) for i in shared]
-        if pairs and all(isinstance(x, bool) and isinstance(y, bool) for x, y in pairs):
-            test = mcnemar([bool(x) for x, _ in pairs], [bool(y) for _, y in pairs])
+        raw = [(a[i].get(key), b[i].get(key)) for i in shared]
+        if raw and all(isinstance(x, bool) and isinstance(y, bool) for x, y in raw):
+            xa, xb = [bool(x) for x, _ in raw], [bool(y) for _, y in raw]
             tests[key] = {
-                **test.as_dict(),
-                "rate_a": sum(x for x, _ in pairs) / len(pairs),
-                "rate_b": sum(y for _, y in pairs) / len(pairs),
+                **mcnemar(xa, xb).as_dict(),
+                "rate_a": sum(xa) / len(xa),
+                "rate_b": sum(xb) / len(xb),
             }
     for key in SCORES:
         values = [(_number(a[i].get(key)), _number(b[i].get(key))) for i in shared]
         kept = [(x, y) for x, y in values if x is not None and y is not None]
         if kept and len(kept) == len(values):
             xs, ys = [x for x, _ in kept], [y for _, y in kept]
-            test = paired_bootstrap(xs, ys, level=level, resamples=resamples, seed=seed)
+            boot = paired_bootstrap(xs, ys, level=level, resamples=resamples, seed=seed)
             tests[key] = {
-                **test.as_dict(),
+                **boot.as_dict(),
                 "mean_a": sum(xs) / len(xs),
                 "mean_b": sum(ys) / len(ys),
             }
