@@ -188,8 +188,7 @@ def _why_not(kind: str, parts: Sequence[dict[str, Any]]) -> dict[str, str]:
         return {
             "kind": "order",
             "part": order,
-            "message": "each part holds on the trace, but not in the order 'then' asks: "
-            f"{order}",
+            "message": f"each part holds on the trace, but not in the order 'then' asks: {order}",
         }
     return {"kind": "formula", "part": "", "message": "the formula does not hold"}
 

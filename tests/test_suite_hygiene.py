@@ -1,19 +1,17 @@
 """The suite writes only under pytest's temporary directories: the planproof cache, Ray's
 temporary directory and the reference venvs are there, hypothesis keeps no database in
-the checkout, and a command run by a test writes into the session's cache."""
+the checkout, and what the code writes into the seeded cache never reaches the user's."""
 
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
 from planproof.data.cache import cache_dir
-from tests.cli.helpers import ROOT, env
+from tests.cli.helpers import ROOT
 
 
 def test_the_caches_are_under_the_sessions_temporary_directory(
@@ -27,24 +25,27 @@ def test_the_caches_are_under_the_sessions_temporary_directory(
     assert settings().database is None
 
 
-@pytest.mark.data
-@pytest.mark.usefixtures("eai_wheel")
-def test_a_command_run_by_a_test_writes_into_the_session_cache(
-    tmp_path_factory: pytest.TempPathFactory,
+def test_the_seeded_session_cache_never_writes_behind_its_links(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The session cache links to the user's files; what a command writes lands beside
-    the links (a rewritten file replaces its link), never behind them."""
-    cache = tmp_path_factory.getbasetemp() / "planproof-cache"
-    before = {p: p.stat().st_mtime_ns for p in cache.rglob("*") if p.is_symlink()}
-    for link in before:
-        assert Path(os.readlink(link)).is_absolute()
-    done = subprocess.run(
-        [sys.executable, "-m", "planproof.cli", "tasks", "--dataset", "behavior", "--limit", "1"],
-        capture_output=True,
-        text=True,
-        env=env(),
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    after = {p: p.stat().st_mtime_ns for p in before if p.exists()}
-    assert after == {p: t for p, t in before.items() if p in after}
+    """The session cache links to the user's files; a file the code rewrites (atomically)
+    replaces its link, and the user's file stays as it was."""
+    from planproof.data.cache import atomic_write_text
+    from tests.conftest import _seed
+
+    user = tmp_path / "user"
+    (user / "eai").mkdir(parents=True)
+    (user / "eai" / "tasks.json").write_text("user's")
+    (user / "planner-cache.sqlite3").write_text("db")
+    (user / "reference-x-venv" / "bin").mkdir(parents=True)
+    session = tmp_path / "session"
+    session.mkdir()
+    monkeypatch.setenv("PLANPROOF_CACHE_DIR", str(user))
+    _seed(session)
+    link = session / "eai" / "tasks.json"
+    assert link.is_symlink() and link.read_text() == "user's"
+    assert (session / "reference-x-venv").is_symlink()
+    assert not (session / "planner-cache.sqlite3").exists()  # written in place: not linked
+    atomic_write_text(link, "session's")
+    assert not link.is_symlink() and link.read_text() == "session's"
+    assert (user / "eai" / "tasks.json").read_text() == "user's"
