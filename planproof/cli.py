@@ -149,14 +149,16 @@ def cmd_ltl_check(args: argparse.Namespace) -> int:
         "positions": len(trace),
         "actions": len(trace.actions),
         "parts": part_values,
+        "failed": None if value else _why_not(type(f).__name__, part_values),
         "source": f"example:{args.example}" if example is not None else args.trace,
     }
 
     def human() -> None:
-        from rich.console import Console
         from rich.table import Table
 
-        console = Console()
+        from planproof.commands.console import stdout_console
+
+        console = stdout_console()
         console.print(f"[bold]formula[/bold] {data['formula']}")
         console.print(
             f"[bold]trace[/bold]   {data['source']}: {len(trace.actions)} actions, "
@@ -169,9 +171,27 @@ def cmd_ltl_check(args: argparse.Namespace) -> int:
             console.print(table)
         verdict = "[green]HOLDS[/green]" if value else "[red]DOES NOT HOLD[/red]"
         console.print(f"verdict: {verdict}")
+        if data["failed"]:
+            console.print(f"why: {data['failed']['message']}", markup=False)
 
     _emit(args, data, human)
     return EXIT_YES if value else EXIT_NO
+
+
+def _why_not(kind: str, parts: Sequence[dict[str, Any]]) -> dict[str, str]:
+    """Which part of a failed formula failed: a part that does not hold on the trace, or,
+    when every part of a ``then`` holds somewhere, their order."""
+    false = [p["formula"] for p in parts if not p["holds"]]
+    if false:
+        return {"kind": "part", "part": false[0], "message": f"{false[0]} does not hold"}
+    if kind == "Then" and parts:
+        order = " then ".join(p["formula"] for p in parts)
+        return {
+            "kind": "order",
+            "part": order,
+            "message": f"each part holds on the trace, but not in the order 'then' asks: {order}",
+        }
+    return {"kind": "formula", "part": "", "message": "the formula does not hold"}
 
 
 # --- ltl sat / entails -----------------------------------------------------------------
@@ -224,7 +244,10 @@ def cmd_ltl_sat(args: argparse.Namespace) -> int:
         if res.unknown:
             print("unknown (solver time limit reached)")
         elif res.sat:
-            print("satisfiable; a witness state makes true: " + ", ".join(model or []))
+            if model:
+                print("satisfiable; a witness state makes true: " + ", ".join(model))
+            else:  # every atom false is a witness: say so rather than print nothing
+                print("satisfiable; a witness state: every atom false (the empty state)")
         else:
             print("unsatisfiable")
 
@@ -260,9 +283,10 @@ def cmd_ltl_entails(args: argparse.Namespace) -> int:
             print(f"yes: premise {word} conclusion")
         else:
             ce = ", ".join(data["counterexample"] or [])
+            state = f"{{{ce}}}" if ce else "every atom false (the empty state)"
             print(
                 f"no: premise does not {'match' if args.equivalent else 'entail'} conclusion; "
-                f"counterexample state: {{{ce}}}"
+                f"counterexample state: {state}"
             )
 
     _emit(args, data, human)
@@ -296,7 +320,15 @@ def cmd_data_fetch(args: argparse.Namespace) -> int:
                 data = load_eai_goals().summary()
     except DataUnavailableError as err:
         raise BadInput(str(err)) from None
-    _emit(args, data, lambda: print(json.dumps(data, indent=2)))
+
+    def human() -> None:
+        """Plain lines (JSON only with --json)."""
+        print(f"{args.dataset} data ready")
+        for key, value in data.items():
+            shown = ", ".join(map(str, value)) if isinstance(value, list) else value
+            print(f"  {key.replace('_', ' ')}: {shown}")
+
+    _emit(args, data, human)
     return EXIT_YES
 
 
@@ -447,7 +479,7 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str]] = {
     ),
     ("plan",): (
         "planproof.commands.plan",
-        "solve a PDDL problem with Fast Downward or pyperplan",
+        "solve a PDDL problem with Fast Downward, pyperplan or builtin (planproof's own)",
     ),
     ("compare-domains",): (
         "planproof.commands.compare_domains",
@@ -460,6 +492,10 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str]] = {
     ("report",): (
         "planproof.commands.report",
         "one self-contained HTML report from run and evaluate directories",
+    ),
+    ("compare",): (
+        "planproof.commands.compare",
+        "is run A really better than run B? paired tests (McNemar, paired bootstrap)",
     ),
     ("demo",): (
         "planproof.commands.demo",
@@ -563,6 +599,11 @@ USAGE: dict[tuple[str, ...], tuple[str, str]] = {
         "planproof demo --limit 20",
     ),
     ("tasks",): ("0 listed, 2 bad input", "planproof tasks --dataset virtualhome | head"),
+    ("compare",): (
+        "0 compared, 2 bad input (not results directories, different modules, no common task)",
+        "planproof compare planproof-runs/planner/action-sequencing-virtualhome "
+        "planproof-runs/openai_gpt-4o-mini/action-sequencing-virtualhome",
+    ),
     ("reproduce", "eai"): (
         "0 tables printed, 2 bad input (no published file could be scored)",
         "planproof reproduce eai --modules goal-interpretation --run planproof-runs/my-model",
@@ -698,6 +739,19 @@ class UsageError(SystemExit):
         self.usage = usage
 
 
+def _exit_now(code: int) -> None:
+    """Leave at once after a Ctrl-C: what was finished is already on disk (caches commit
+    per answer, run directories are written whole or not at all), and the interpreter's
+    tear-down of a large evaluation's objects took another 1-2 s, not "within a second"."""
+    import contextlib
+    import os
+
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(code)
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse whose usage errors are raised as :class:`UsageError` (exit status 2), and
     whose bad choices say "did you mean" (difflib's closest match)."""
@@ -801,11 +855,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args.handler(args)
         sys.stdout.flush()
+        if code == EXIT_INTERRUPTED and argv is None:  # a command that caught Ctrl-C itself
+            _exit_now(code)
     except BrokenPipeError:
         _silence_stdout()
         return EXIT_YES
     except KeyboardInterrupt:
         print(ERROR_PREFIX + "interrupted", file=sys.stderr)
+        if argv is None:  # the program itself, not a caller in Python
+            _exit_now(EXIT_INTERRUPTED)
         return EXIT_INTERRUPTED
     except Exception as exc:
         bad = as_bad_input(exc)

@@ -1,7 +1,18 @@
-"""Shared fixtures. The EAI data fixtures fetch the ``eai-eval`` wheel into the user cache
-(or ``$PLANPROOF_CACHE_DIR``) at most once, ever; tests that need a private cache copy the
-wheel from here instead of downloading again. The persistent planner cache is off for
-the suite (and the worker processes it starts): planner tests must run the planner."""
+"""Shared fixtures. The suite writes only under pytest's temporary directories:
+
+- ``$PLANPROOF_CACHE_DIR`` is a per-session directory, seeded with symbolic links to the
+  files the user's planproof cache already holds (the fetched wheels, the converted data,
+  the published answers, reproduce's cell results), so nothing is fetched or converted
+  twice and nothing is written into the user's cache (a file the code rewrites replaces
+  its link, atomically); a missing wheel is fetched into the session directory;
+- Ray's temporary directory (``$RAY_TMPDIR``) is in the session directory too;
+- the reference implementation's venvs (test artefacts, up to ~1.5 GB) are built under
+  pytest's temporary root (``/tmp/pytest-of-USER/planproof-reference-envs``), shared by
+  the sessions and their workers; a current venv in the user's cache is reused;
+- hypothesis keeps no example database (``.hypothesis`` in the checkout).
+
+The persistent planner cache is off for the suite (and the worker processes it starts):
+planner tests must run the planner."""
 
 from __future__ import annotations
 
@@ -17,25 +28,53 @@ from tests.helpers import needed_resource
 os.environ["PLANPROOF_PLAN_CACHE"] = "off"
 # Tests bound work, never wall-clock time: hypothesis's default 200 ms deadline per
 # example is a timing assertion that fails on a loaded machine (timings are in benchmarks/).
-settings.register_profile("planproof", deadline=None)
+# No example database: it would grow in the checkout (.hypothesis/); failing examples
+# that matter are written into the tests with @example.
+settings.register_profile("planproof", deadline=None, database=None)
 settings.load_profile("planproof")
 
 REFERENCE_ENVS = "PLANPROOF_REFERENCE_ENVS"  # benchmarks.reference_env.ENVS_VARIABLE
 
 
-def _reference_envs(config: pytest.Config) -> Path:
-    cache = getattr(config, "cache", None)
-    if cache is not None:
-        return Path(cache.mkdir("planproof-reference-envs"))
-    return Path(config.rootpath) / ".pytest_cache" / "d" / "planproof-reference-envs"
+SEEDED = ("eai", "published", "reproduce", "compiled")
+"""Directories of the user's cache whose files the session cache links to."""
+
+
+def _pytest_temp_root() -> Path:
+    """pytest's temporary root for this user (the parent of its numbered basetemps)."""
+    import getpass
+    import tempfile
+
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):
+        user = "unknown"
+    return Path(tempfile.gettempdir()) / f"pytest-of-{user}"
+
+
+def _seed(session_cache: Path) -> None:
+    """Link the user's cached files into ``session_cache`` (files one by one, so that
+    new files land in the session directory; reference venvs as whole directories, only
+    read when current)."""
+    from planproof.data.cache import cache_dir
+
+    user = cache_dir()
+    for name in SEEDED:
+        for src in (user / name).rglob("*") if (user / name).is_dir() else ():
+            if src.is_file() and not src.name.endswith((".lock", ".sqlite3", ".tmp")):
+                dst = session_cache / src.relative_to(user)
+                dst.parent.mkdir(parents=True, exist_ok=True)
+                if not dst.exists():
+                    dst.symlink_to(src)
+    for venv in user.glob("reference-*-venv"):
+        if venv.is_dir() and not (session_cache / venv.name).exists():
+            (session_cache / venv.name).symlink_to(venv, target_is_directory=True)
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """The reference implementation's venvs (up to about 950 MB) are test artefacts: they
-    go under ``.pytest_cache`` of the checkout, not into the user's planproof cache
-    (``$PLANPROOF_REFERENCE_ENVS`` chooses another place). A current venv already in the
-    user cache is reused, never written."""
-    os.environ.setdefault(REFERENCE_ENVS, str(_reference_envs(config)))
+    """The reference venvs' place (see the module docstring; ``$PLANPROOF_REFERENCE_ENVS``
+    chooses another), and xdist's grouping."""
+    os.environ.setdefault(REFERENCE_ENVS, str(_pytest_temp_root() / "planproof-reference-envs"))
     # ``-n 2`` spreads tests by load; tests marked ``xdist_group`` (the Ray tests, which
     # start a whole Ray runtime per worker) then share one worker. An explicit --dist wins.
     if not any(str(a).startswith("--dist") for a in config.invocation_params.args):
@@ -45,8 +84,24 @@ def pytest_configure(config: pytest.Config) -> None:
             config.option.loadgroup = True
 
 
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """The session's own planproof cache and Ray directory (see the module docstring),
+    set before any test is collected, so child processes inherit them too."""
+    factory = getattr(session.config, "_tmp_path_factory", None)
+    if factory is None:
+        factory = pytest.TempPathFactory.from_config(session.config, _ispytest=True)
+    base = factory.getbasetemp()
+    cache = base / "planproof-cache"
+    cache.mkdir(exist_ok=True)
+    _seed(cache)
+    os.environ["PLANPROOF_CACHE_DIR"] = str(cache)
+    ray = base / "ray"  # short: Ray's socket paths must stay under 107 characters
+    ray.mkdir(exist_ok=True)
+    os.environ["RAY_TMPDIR"] = str(ray)
+
+
 def pytest_report_header(config: pytest.Config) -> str:
-    return f"reference venvs (test artefacts, up to ~950 MB): {os.environ[REFERENCE_ENVS]}"
+    return f"reference venvs (test artefacts, up to ~1.5 GB): {os.environ[REFERENCE_ENVS]}"
 
 
 @pytest.fixture(scope="session")

@@ -1,11 +1,12 @@
 """The reference implementation's venvs are test artefacts: the suite builds them under
-``.pytest_cache`` (``$PLANPROOF_REFERENCE_ENVS``), never into the user's planproof cache,
-and reuses a current one the cache already holds instead of building a copy."""
+pytest's temporary root (``$PLANPROOF_REFERENCE_ENVS``), never into the checkout or the
+user's planproof cache, and reuses a current one the cache already holds."""
 
 from __future__ import annotations
 
 import json
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -14,10 +15,11 @@ from benchmarks import reference_env
 from tests.conftest import REFERENCE_ENVS
 
 
-def test_the_suite_builds_reference_venvs_under_pytest_cache() -> None:
+def test_the_suite_builds_reference_venvs_under_pytests_temporary_root() -> None:
     assert REFERENCE_ENVS == reference_env.ENVS_VARIABLE
     where = Path(os.environ[REFERENCE_ENVS])
-    assert ".pytest_cache" in where.parts and where.name == "planproof-reference-envs"
+    assert where.parent.name.startswith("pytest-of-") and where.name == "planproof-reference-envs"
+    assert Path(tempfile.gettempdir()) in where.parents
     assert reference_env.envs_root() == where
 
 

@@ -171,6 +171,9 @@ def run_module(
         start = time.perf_counter()
         results, info, tasks, answers = evaluate_file(args, gold, score, failed)
         summary = summarize(results)
+        from planproof.metrics.summary_intervals import summary_intervals
+
+        summary["intervals"] = summary_intervals(module, [r.to_dict() for r in results])
         summary.update(
             module=module,
             dataset=args.dataset,

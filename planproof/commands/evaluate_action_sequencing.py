@@ -65,9 +65,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _table(summary: dict[str, Any], out: Path) -> None:
-    from rich.console import Console
     from rich.table import Table
 
+    from planproof.commands.console import stdout_console
     from planproof.commands.headline import rate
 
     goal = summary["goal_evaluation"]
@@ -85,7 +85,7 @@ def _table(summary: dict[str, Any], out: Path) -> None:
     ]
     for name, value in rows:
         table.add_row(name, rate(value))
-    console = Console()
+    console = stdout_console()
     console.print(table)
     console.print(
         f"results: {out}/results.jsonl, summary: {out}/summary.json ({summary['seconds']} s)"

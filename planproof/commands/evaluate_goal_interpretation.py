@@ -51,9 +51,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _table(summary: dict[str, Any], out: Path) -> None:
-    from rich.console import Console
     from rich.table import Table
 
+    from planproof.commands.console import stdout_console
     from planproof.commands.headline import rate
 
     goal = summary["goal_evaluation"]
@@ -66,7 +66,7 @@ def _table(summary: dict[str, Any], out: Path) -> None:
             table.add_row(k, "—", "—", "—")
             continue
         table.add_row(k, rate(c["precision"]), rate(c["recall"]), rate(c["f1"]))
-    console = Console()
+    console = stdout_console()
     console.print(table)
     g, lg = summary["grammar"], summary["logic"]
     console.print(

@@ -322,7 +322,8 @@ def _reference_note(ref: dict[str, Any]) -> str:
 
 
 def _print_table(records: list[dict[str, Any]], summary: dict[str, Any]) -> None:
-    from rich.console import Console
+
+    from planproof.commands.console import stdout_console
 
     short = {
         "episode_success": "ES",
@@ -346,9 +347,7 @@ def _print_table(records: list[dict[str, Any]], summary: dict[str, Any]) -> None
             note += " (differs from expected: " + ", ".join(r["mismatches"]) + ")"
         table.add_row(r["id"], *(f"{r['metrics'][m]:.2f}" for m in short), note)
     _mean_row(table, summary["metrics"], short)
-    console = Console()
-    if not console.is_terminal:
-        console = Console(width=160)
+    console = stdout_console()
     console.print(table)
     ref = summary.get("reference_reading")
     if ref:

@@ -202,11 +202,15 @@ def run(args: argparse.Namespace) -> int:
         rows.append(m)
         records.append(rec)
     from planproof.metrics.partnr import aggregate
+    from planproof.metrics.summary_intervals import flag_intervals
 
     summary = {**aggregate(rows), **_failure_counts(records, mismatches)}
     if args.episodes is None:
         summary["corpus"] = "planproof (bundled)"
         summary["notes"] = [CORPUS_PROVENANCE]
+    summary["intervals"] = flag_intervals(
+        records, {"success_rate": "success", "executable_rate": "executable"}
+    )
     if args.output is not None:
         _write(args.output, records, summary)
     if args.json:
@@ -250,8 +254,9 @@ def _write(out: Path, records: list[dict[str, Any]], summary: dict[str, Any]) ->
 
 
 def _table(records: list[dict[str, Any]], summary: Mapping[str, Any], mismatches: int) -> None:
-    from rich.console import Console
     from rich.table import Table
+
+    from planproof.commands.console import stdout_console
 
     table = Table(title="PARTNR evaluation", expand=True)
     for col, width in (("episode", 7), ("plan", 12), ("S", 1), ("PC", 4), ("steps", 5),
@@ -269,10 +274,10 @@ def _table(records: list[dict[str, Any]], summary: Mapping[str, Any], mismatches
             f"{r['percent_complete']:.2f}",
             str(r["steps"]),
             str(r["planning_cycles"]),
-            f"{err['error_type']}@{err['step']}" if err else "",
+            f"{err['error_type']}@{err['step'] + 1}" if err else "",  # 1-based in text
             why[0].strip(" -"),
         )
-    console = Console()
+    console = stdout_console()
     console.print(table)
     console.print(
         ", ".join(
@@ -283,5 +288,11 @@ def _table(records: list[dict[str, Any]], summary: Mapping[str, Any], mismatches
     )
     for note in summary.get("notes", []):
         console.print(f"note: {note}")
+    ivs = summary.get("intervals", {})
+    if ivs:
+        console.print(
+            "95 % intervals: "
+            + ", ".join(f"{k} [{v['low']:.3f}, {v['high']:.3f}]" for k, v in ivs.items())
+        )
     if mismatches:
         console.print(f"{mismatches} plan(s) differ from their expect block")

@@ -70,9 +70,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _table(summary: dict[str, Any], out: Path) -> None:
-    from rich.console import Console
     from rich.table import Table
 
+    from planproof.commands.console import stdout_console
     from planproof.commands.headline import rate
 
     goal = summary["goal_evaluation"]
@@ -90,7 +90,7 @@ def _table(summary: dict[str, Any], out: Path) -> None:
     ]
     for name, value in rows:
         table.add_row(name, rate(value))
-    console = Console()
+    console = stdout_console()
     console.print(table)
     console.print(
         f"subgoals {sub['total']}: reached {sub['reached']}, already true "

@@ -47,6 +47,7 @@ def demo_dir() -> Path:
 
 def run(args: argparse.Namespace) -> int:
     from planproof.boundary import output_dir
+    from planproof.metrics.summary_intervals import rate_entry
     from planproof.metrics.teach import episode_metrics, summarise, summarise_by_task
     from planproof.simulators.teach.episode import load_episodes, run_episode
     from planproof.simulators.teach.errors import TeachError
@@ -106,6 +107,9 @@ def run(args: argparse.Namespace) -> int:
         "benchmark": "teach",
         "overall": summarise(metrics).to_dict(),
         "by_task": {k: v.to_dict() for k, v in summarise_by_task(metrics).items()},
+        "intervals": {
+            "overall.success_rate": rate_entry(sum(m.success for m in metrics), len(metrics))
+        },
     }
     differing = sum(1 for row in rows if "reference_reading" in row)
     if differing:
@@ -147,10 +151,12 @@ def _fail(args: argparse.Namespace, message: str) -> int:
 
 
 def _table(rows: list[dict[str, Any]], summary: dict[str, Any]) -> None:
-    from rich.console import Console
     from rich.table import Table
 
+    from planproof.commands.console import stdout_console
+
     overall = summary["overall"]
+    sr = summary["intervals"]["overall.success_rate"]
     both = "reference_reading" in summary  # GC in both readings only where they differ
     t = Table(title="TEACh episodes")
     cols = ["episode", "task", "success", "GC", "TLW-SR", "TLW-GC", "steps", "failures"]
@@ -174,14 +180,13 @@ def _table(rows: list[dict[str, Any]], summary: dict[str, Any]) -> None:
             theirs = r.get("reference_reading")
             cells.insert(4, f"{theirs['gc']:.2f}" if theirs else "same")
         t.add_row(*cells)
-    console = Console()
-    if not console.is_terminal:  # a pipe or a file: keep the columns whole
-        console = Console(width=160)
+    console = stdout_console()
     console.print(t)
     for note in summary.get("notes", []):
         console.print(note)
     console.print(
-        f"SR {overall['success_rate']:.1%}  GC {overall['gc_macro']:.1%} "
+        f"SR {overall['success_rate']:.1%} [{sr['low']:.1%}, {sr['high']:.1%}]  "
+        f"GC {overall['gc_macro']:.1%} "
         f"(pooled {overall['gc_pooled']:.1%})  TLW-SR {overall['tlw_success_weighted']:.1%}  "
         f"TLW-GC {overall['tlw_gc_weighted']:.1%}  over {overall['episodes']} episode(s)"
     )

@@ -156,9 +156,9 @@ def _run(args: argparse.Namespace, out: Path) -> int:
 
 
 def _table(s: dict[str, Any]) -> None:
-    from rich.console import Console
     from rich.table import Table
 
+    from planproof.commands.console import stdout_console
     from planproof.commands.headline import rate
 
     t = Table(title=f"transition modeling — {s['dataset']} ({s['tasks']} tasks)")
@@ -177,7 +177,7 @@ def _table(s: dict[str, Any]) -> None:
             rate(found, scale=100),
             rate(valid, scale=100),
         )
-    Console().print(t)
+    stdout_console().print(t)
     print(
         f"format errors: {s['format_errors']}, hallucinated operators: "
         f"{s['hallucinated_operators']}, skipped answers: {s['skipped']}, "

@@ -95,10 +95,11 @@ def print_failures(
     found: Sequence[Failure], scored: int, names: Mapping[str, str], *, shown: int = SHOWN
 ) -> None:
     """A table of the first ``shown`` failing tasks and a "+N more" line (terminal)."""
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console()
+    from planproof.commands.console import stdout_console
+
+    console = stdout_console()
     if not found:
         console.print(f"no failing task among the {scored} scored")
         return

@@ -36,7 +36,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--timeout",
         type=float,
         default=60.0,
-        help="seconds for the whole call, reading the model included (default 60)",
+        help="CPU seconds per planner process, reading the model included (default 60); "
+        "CPU time, so the verdict does not depend on the machine's load",
     )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     add_executor_arguments(parser)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -28,10 +27,6 @@ from planproof.commands.executor_options import (
 
 CACHE_VERSION = 1
 """Bump when a cell result's layout changes: cached cells are scored again."""
-PIPED_WIDTH = 200
-"""Width of the printed tables on a pipe or file (unless ``COLUMNS`` says otherwise): there
-is no terminal width to follow, and rich's default 80 cuts the figure names of goal
-interpretation's nine columns to "over… prec…"."""
 CODE = ("ltl", "pddl", "simulators", "interface", "metrics", "runs", "data")
 """planproof's sub-packages whose code decides a cell's result (a change re-scores)."""
 
@@ -485,14 +480,12 @@ def _print(
     every: bool,
     fixes: Mapping[str, Sequence[Any]] | None = None,
 ) -> None:
-    from rich.console import Console
     from rich.table import Table
 
+    from planproof.commands.console import stdout_console
     from planproof.report.leaderboard import GROUPS, TITLES, correction_cell
 
-    console = Console()
-    if not console.is_terminal and "COLUMNS" not in os.environ:
-        console.width = PIPED_WIDTH
+    console = stdout_console()
 
     def fmt(v: float | None) -> str:
         return "—" if v is None else f"{v:.1f}"
@@ -570,8 +563,9 @@ def _print(
 def _print_comparisons(rows: Sequence[Any]) -> None:
     if not rows:
         return
-    from rich.console import Console
     from rich.table import Table
+
+    from planproof.commands.console import stdout_console
 
     table = Table(title="Your runs, task by task (success; goal interpretation: F1)")
     for col in ("your run", "module", "published model", "tasks", "both", "yours only"):
@@ -589,7 +583,7 @@ def _print_comparisons(rows: Sequence[Any]) -> None:
             str(r.model_only),
             str(r.neither),
         )
-    Console().print(table)
+    stdout_console().print(table)
 
 
 def run(args: argparse.Namespace) -> int:

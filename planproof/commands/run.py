@@ -37,7 +37,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--module", choices=MODULES, required=True, help="the EAI module")
     parser.add_argument("--dataset", choices=DATASETS, required=True, help="the EAI dataset")
-    parser.add_argument("--concurrency", type=worker_count, default=4, help="calls in flight (4)")
+    parser.add_argument(
+        "--concurrency",
+        type=worker_count,
+        default=4,
+        help="calls in flight (4); a built-in agent runs in as many worker processes",
+    )
+    add_agent_budget(parser)
     parser.add_argument("--limit", type=count, help="only the first K tasks")
     parser.add_argument(
         "--temperature", type=number_between(0.0, 2.0), default=0.0, help="0, as in the paper"
@@ -68,6 +74,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_executor_arguments(parser, workers=False)
 
 
+def add_agent_budget(parser: argparse.ArgumentParser) -> None:
+    """``--agent-budget``, shared by ``run`` and ``demo``."""
+    parser.add_argument(
+        "--agent-budget",
+        type=positive_count,
+        metavar="STEPS",
+        help="the planner agent's work limit per task in simulated steps (default 2000); "
+        "a work budget, not time, so results do not depend on the machine's load",
+    )
+
+
 def default_output(model: str, module: str, dataset: str) -> Path:
     slug = "".join(c if c.isalnum() or c in "-._" else "_" for c in model).strip("_") or "model"
     return Path("planproof-runs") / slug / f"{module}-{dataset}"
@@ -91,6 +108,11 @@ def _check_arguments(args: argparse.Namespace) -> str | None:
 def _missing_keys(model: str, api_base: str | None) -> list[str]:
     """Environment variables the provider needs and that are unset (checked before any
     call, so a missing key is one clear message instead of one error per task)."""
+    from planproof.interface.llm.keys import known_missing_key
+
+    quick = known_missing_key(model)  # before litellm's import, which takes seconds
+    if quick:
+        return quick
     from planproof.interface.llm.client import missing_environment
 
     return missing_environment(model, api_base)
@@ -142,6 +164,7 @@ def run(args: argparse.Namespace) -> int:
         refresh=args.refresh,
         client_extra=extra,
         executor=executor_config(args),
+        agent_budget=getattr(args, "agent_budget", None),
     )
     from planproof.commands.progress import RichProgress, progress_bar
 
@@ -174,11 +197,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _print(info: dict[str, Any], summary: dict[str, Any], out: Path, report: Path | None) -> None:
-    from rich.console import Console
-
+    from planproof.commands.console import stdout_console
     from planproof.commands.headline import headline
 
-    console = Console()
+    console = stdout_console()
     calls = info["calls"]
     cost = info["cost_usd"]
     console.print(
@@ -190,12 +212,21 @@ def _print(info: dict[str, Any], summary: dict[str, Any], out: Path, report: Pat
         + f"; {info['seconds']['total']:.1f} s"
     )
     scored, in_run = summary.get("tasks_scored", summary.get("tasks")), info["tasks"]
-    console.print(
-        f"  scored {scored} of {in_run} tasks"
-        + (f" ({in_run - scored} without an answer: failed calls)" if scored != in_run else "")
-    )
+    gave_up = summary.get("agent_gave_up", [])
+    failed = len(summary.get("call_errors", []))
+    why = [f"{failed} failed calls"] if failed else []
+    console.print(f"  scored {scored} of {in_run} tasks" + (f" ({'; '.join(why)})" if why else ""))
+    if gave_up:
+        budget = info.get("params", {}).get("agent_budget")
+        within = f" within {budget} simulated steps" if budget else ""
+        console.print(
+            f"  the agent gave up on {len(gave_up)} of {scored} tasks (no plan found{within}; "
+            "failed tasks, not parsing errors, and no proof that none exists)"
+        )
     for line in headline(info["module"], summary):
         console.print("  " + line)
+    for item in gave_up[:5]:
+        console.print(f"  [yellow]agent gave up[/] {item['reason']}")
     for err in summary.get("call_errors", [])[:5]:
         console.print(f"  [red]call failed[/] {err['identifier']}: {err['kind']}: {err['message']}")
     console.print(f"run directory: {out}" + (f"; report: {report}" if report else ""))

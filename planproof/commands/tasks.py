@@ -56,8 +56,9 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(found, indent=2, ensure_ascii=False))
         return 0
-    from rich.console import Console
     from rich.table import Table
+
+    from planproof.commands.console import stdout_console
 
     table = Table(
         title=f"{len(found)} {args.dataset} tasks" + (f" ({args.module})" if args.module else ""),
@@ -69,5 +70,5 @@ def run(args: argparse.Namespace) -> int:
     table.add_column("goal", ratio=3, overflow="fold")
     for r in found:
         table.add_row(r["identifier"], r["name"], r["goal"])
-    Console().print(table)
+    stdout_console().print(table)
     return 0

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import multiprocessing
+import signal
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -28,6 +29,14 @@ A = TypeVar("A")
 R = TypeVar("R")
 
 
+def ignore_interrupts() -> None:
+    """Worker start-up: Ctrl-C at a terminal signals the whole process group, and a worker
+    interrupted in the middle of a task printed a traceback (or z3's half-built-context
+    warning) for each worker. Only the parent decides: it stops the pool, which ends
+    the workers, and reports the interrupt once."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 class LocalExecutor(Executor):
     name = "local"
 
@@ -39,7 +48,9 @@ class LocalExecutor(Executor):
         self.workers = workers
         self._pebble = pebble
         self._pool: Any = pebble.ProcessPool(
-            max_workers=workers, context=multiprocessing.get_context("spawn")
+            max_workers=workers,
+            context=multiprocessing.get_context("spawn"),
+            initializer=ignore_interrupts,
         )
 
     def submit(self, fn: Callable[[A], R], arg: A) -> concurrent.futures.Future[Outcome[R]]:

@@ -415,8 +415,29 @@ def _context(z3: Any) -> Any:
     millisecond, but Z3's choice of a satisfying model then depends on every earlier query
     of the process: the same goal got a different witness in a worker process than in a
     serial run. A fresh context makes the answer a function of the query alone, so results
-    are the same on every executor (docs/scale-out.md)."""
-    return z3.Context()
+    are the same on every executor (docs/scale-out.md).
+
+    Built so that an interrupt (Ctrl-C) landing inside ``Context.__init__`` leaves an
+    object z3's ``__del__`` can collect: z3 sets ``owner`` only at the end of ``__init__``,
+    and a half-built context printed ``Exception ignored in: Context.__del__ ...
+    'owner'`` on every interrupted run."""
+    ctx = z3.Context.__new__(z3.Context)
+    ctx.owner = False
+    ctx.ctx = None
+    ctx.eh = None
+    ctx.__init__()
+    return ctx
+
+
+def _interrupted(solver: Any) -> bool:
+    """Z3 catches SIGINT itself while it solves (its ``ctrl_c`` parameter) and answers
+    ``unknown``: the user's Ctrl-C would be swallowed and read as an inconclusive query.
+    The reason tells the two apart, so the interrupt reaches Python after all."""
+    try:
+        reason = str(solver.reason_unknown())
+    except Exception:
+        return False
+    return "keyboard" in reason  # z3: "interrupted from keyboard"; a timeout says "timeout"
 
 
 @dataclass(frozen=True)
@@ -463,6 +484,8 @@ def _solve(
         solver.set("timeout", max(1, int(timeout * 1000)))
     solver.add(*assertions)
     verdict = solver.check()
+    if verdict == z3.unknown and _interrupted(solver):
+        raise KeyboardInterrupt
     if verdict == z3.unsat:
         return _Outcome("unsat", None)
     if verdict != z3.sat:

@@ -68,7 +68,7 @@ CLOCK_EVERY = 64
 
 
 def _check_clock(deadline: float | None) -> None:
-    if deadline is not None and time.perf_counter() > deadline:
+    if deadline is not None and time.process_time() > deadline:
         raise GroundingTimeout("the time limit was reached while grounding")
 
 
@@ -712,7 +712,7 @@ def ground_task(
 ) -> GroundTask:
     """The grounded STRIPS task of ``problem`` (see the module docstring); ``memo=False``
     compiles every operator afresh (the same task, see :func:`_ground_operator`). Past
-    ``deadline`` (a ``time.perf_counter`` value, looked at every :data:`CLOCK_EVERY`
+    ``deadline`` (a ``time.process_time`` value: CPU time, looked at every :data:`CLOCK_EVERY`
     instances) it raises :class:`GroundingTimeout`."""
     g = _Grounder(domain, problem, deadline)
     goal_fact = _control("goal")

@@ -14,6 +14,13 @@ no time limit of its own, so it runs, grounding included (called directly, not t
 unified-planning, whose wrapper costs seconds per grounded task), in a child process that
 is killed at the timeout. The built-in engine grounds and searches in the calling process
 and looks at the clock while grounding and in every heuristic evaluation.
+
+The timeout is CPU time, not wall-clock time, so that a verdict does not depend on how
+loaded the machine is: a child planner process gets it as its ``RLIMIT_CPU`` (each
+process it starts, e.g. Fast Downward's translator and search, gets the same), and the
+in-process ``builtin`` engine reads :func:`time.process_time`. The wall clock only guards
+against a child that hangs without using CPU (:data:`WALL_FACTOR` times the timeout, plus
+a minute). On an idle machine CPU time and wall time agree to within a second.
 """
 
 from __future__ import annotations
@@ -42,6 +49,14 @@ if TYPE_CHECKING:
 
 ENGINES = ("fast-downward", "pyperplan", "builtin")
 DEFAULT_TIMEOUT = 60.0
+"""CPU seconds per planner call."""
+WALL_FACTOR = 20.0
+"""A child planner that has neither answered nor died after ``WALL_FACTOR * timeout + 60``
+wall seconds is stopped (it is not using its CPU budget: blocked, or starved)."""
+"""CPU seconds per planner process."""
+WALL_FACTOR = 20.0
+"""A child planner that has neither answered nor died after ``WALL_FACTOR * timeout + 60``
+wall seconds is stopped (it is not using its CPU budget: blocked, or starved)."""
 
 PlanStep = tuple[str, tuple[str, ...]]
 
@@ -122,11 +137,12 @@ def plan(
     if why:
         res = PlanResult(engine, PlanStatus.UNSUPPORTED, reason=why)
     elif engine == "pyperplan":
-        res = _pyperplan(domain, problem, t0 + timeout)
+        res = _pyperplan(domain, problem, timeout)
     elif engine == "builtin":
-        res = _builtin(domain, problem, None if max_states else t0 + timeout, max_states)
+        deadline = None if max_states else time.process_time() + timeout
+        res = _builtin(domain, problem, deadline, max_states)
     else:
-        res = _fast_downward(domain, problem, t0 + timeout)
+        res = _fast_downward(domain, problem, timeout)
     return dataclasses.replace(res, seconds=time.perf_counter() - t0)
 
 
@@ -181,7 +197,7 @@ FD_ALIAS = "lama-first"
 # Fast Downward driver exit codes (driver/returncodes.py): unsolvable, out of time/memory.
 _FD_UNSOLVABLE = {11, 12}
 _FD_TRANSLATE_UNSOLVABLE = 10
-_FD_OUT_OF_TIME = {23, 24}
+_FD_OUT_OF_TIME = {21, 23, 24}
 _FD_OUT_OF_MEMORY = {22, 24}
 
 
@@ -200,11 +216,33 @@ def fast_downward_script() -> str | None:
     return None
 
 
-def _fast_downward(domain: Domain, problem: Problem, deadline: float) -> PlanResult:
+def _wall_guard(timeout: float) -> float:
+    """Wall seconds after which a child planner is stopped although its CPU budget is not
+    spent (it hangs, or the machine starves it)."""
+    return WALL_FACTOR * timeout + 60.0
+
+
+def _limit_cpu(seconds: float) -> None:
+    """In a child planner process: at most ``seconds`` of CPU time (SIGXCPU, then SIGKILL
+    a few seconds later), inherited by every process it starts."""
+    import math
+    import resource
+
+    soft = max(1, math.ceil(seconds))
+    with contextlib.suppress(ValueError, OSError):
+        _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+        cap = soft + 5 if hard == resource.RLIM_INFINITY else min(soft + 5, hard)
+        resource.setrlimit(resource.RLIMIT_CPU, (min(soft, cap), cap))
+
+
+def _fast_downward(domain: Domain, problem: Problem, timeout: float) -> PlanResult:
     """planproof's own PDDL export handed to Fast Downward's driver, in a private working
     directory (the driver writes ``output.sas`` there) and its own process group, killed
-    with everything it started at ``deadline``. No unified-planning: building its model
+    with everything it started when the wall-clock guard passes. ``timeout`` is the
+    driver's ``--overall-time-limit``, which Fast Downward enforces as CPU time of the
+    translator and the search together. No unified-planning: building its model
     and importing it cost ~10x the planner itself on small tasks."""
+    import math
     import signal
     import subprocess
     import sys
@@ -219,7 +257,9 @@ def _fast_downward(domain: Domain, problem: Problem, deadline: float) -> PlanRes
         for name, text in (("domain.pddl", domain_text), ("problem.pddl", problem_text)):
             with open(os.path.join(work, name), "w", encoding="utf-8") as fh:
                 fh.write(text)
+        limit = f"{max(1, math.ceil(timeout))}s"
         cmd = [sys.executable, script, "--plan-file", "plan", "--alias", FD_ALIAS]
+        cmd += ["--overall-time-limit", limit]
         cmd += ["domain.pddl", "problem.pddl"]
         proc = subprocess.Popen(
             cmd,
@@ -229,7 +269,7 @@ def _fast_downward(domain: Domain, problem: Problem, deadline: float) -> PlanRes
             start_new_session=True,
         )
         try:
-            out, _ = proc.communicate(timeout=max(0.0, deadline - time.perf_counter()))
+            out, _ = proc.communicate(timeout=_wall_guard(timeout))
         except subprocess.TimeoutExpired:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(proc.pid, signal.SIGKILL)
@@ -329,31 +369,43 @@ def _builtin(
 # --- pyperplan ---------------------------------------------------------------------------
 
 
-def _pyperplan(domain: Domain, problem: Problem, deadline: float) -> PlanResult:
+def _pyperplan(domain: Domain, problem: Problem, timeout: float) -> PlanResult:
     """Ground and search in a child process (pyperplan has no time limit, and grounding
-    a large task takes long too), killed at ``deadline``."""
+    a large task takes long too) with ``timeout`` CPU seconds, killed when it is over."""
     import multiprocessing
     import queue
 
     ctx: Any = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
     q: Any = ctx.Queue()
-    proc = ctx.Process(target=_pyperplan_child, args=(domain, problem, q))
+    proc = ctx.Process(target=_pyperplan_child, args=(domain, problem, timeout, q))
     proc.start()
-    timeout = max(0.0, deadline - time.perf_counter())
+    res: PlanResult | None = None
+    guard = time.monotonic() + _wall_guard(timeout)
     try:
-        res: PlanResult = q.get(timeout=timeout)
-    except queue.Empty:
-        res = PlanResult("pyperplan", PlanStatus.TIMEOUT, reason="no plan within the time limit")
+        while res is None:
+            try:
+                res = q.get(timeout=0.25)
+            except queue.Empty:
+                if not proc.is_alive():  # its CPU budget ran out (or an answer just came)
+                    with contextlib.suppress(queue.Empty):
+                        res = q.get(timeout=0.5)
+                    break
+                if time.monotonic() > guard:
+                    break
     finally:
         if proc.is_alive():
             proc.kill()
         proc.join(5)
         q.close()
         q.join_thread()
+    if res is None:
+        reason = f"no plan within {timeout:g} CPU s"
+        return PlanResult("pyperplan", PlanStatus.TIMEOUT, reason=reason)
     return res
 
 
-def _pyperplan_child(domain: Domain, problem: Problem, q: Any) -> None:
+def _pyperplan_child(domain: Domain, problem: Problem, timeout: float, q: Any) -> None:
+    _limit_cpu(timeout)
     try:
         q.put(_pyperplan_solve(domain, problem))
     except Exception as exc:  # reported to the parent as a typed status

@@ -14,7 +14,8 @@ reachable state is expanded at most once, so the search is complete: "no plan" i
 after the reachable state space is exhausted. The plan found need not be shortest; it is a
 valid plan of the task (tests replay it). States are Python ints used as bit sets.
 
-Two bounds: ``deadline`` (``time.perf_counter`` value; looked at while the task is
+Two bounds: ``deadline`` (a ``time.process_time`` value, CPU time, so the verdict does not
+depend on the machine's load; looked at while the task is
 prepared, after every heuristic evaluation and in every layer of one) and
 ``max_states`` (states stored, a memory bound). Reaching either gives :class:`Outcome`
 ``limit``, never "unsolvable".
@@ -40,7 +41,7 @@ class _OutOfTime(Exception):
 
 
 def _check_clock(deadline: float | None) -> None:
-    if deadline is not None and time.perf_counter() > deadline:
+    if deadline is not None and time.process_time() > deadline:
         raise _OutOfTime
 
 

@@ -86,14 +86,17 @@ def clean_answer(text: str) -> str:
     """Strip code fences and unwrap a JSON answer (``{"output": "..."}``, single quotes
     tolerated); what is left is the PDDL text with whatever prose surrounds it. A ``\\n``
     (``\\t``, ``\\r``) still written out in it (an answer that escaped its newlines twice)
-    is the whitespace it stands for: PDDL has no backslash."""
-    unwrapped = _unwrap(text)
-    if "\\" not in unwrapped:
+    is the whitespace it stands for: PDDL has no backslash. Not so in the text of a
+    broken JSON string, whose escapes were read one by one already: a backslash left
+    there was written as ``\\\\`` and is kept as written (``\\r`` in a comment stays)."""
+    unwrapped, escapes_read = _unwrap(text)
+    if escapes_read or "\\" not in unwrapped:
         return unwrapped
     return _LEFT_ESCAPE.sub(lambda m: {"n": "\n", "r": "\r", "t": "\t"}[m.group()[1]], unwrapped)
 
 
-def _unwrap(text: str) -> str:
+def _unwrap(text: str) -> tuple[str, bool]:
+    """The answer's PDDL text, and whether its escapes were read here already."""
     check_text_length(
         text, caller="clean_answer", what="answer", max_length=MAX_LENGTH, error=OperatorParseError
     )
@@ -107,20 +110,20 @@ def _unwrap(text: str) -> str:
             if isinstance(doc, dict):
                 out = doc.get("output", doc.get("actions"))
                 if isinstance(out, str):
-                    return _FENCE.sub("", out).strip()
+                    return _FENCE.sub("", out).strip(), False
                 if isinstance(out, list) and all(isinstance(x, str) for x in out):
-                    return "\n".join(out)
+                    return "\n".join(out), False
             break
         m = re.search(r"""["']output["']\s*:\s*["'](.*)["']\s*}\s*$""", s, re.DOTALL)
         if m:
-            return _unescape(m.group(1))
+            return _unescape(m.group(1)), True
         m = _OUTPUT_OPEN.search(s)
         if m:  # a JSON string never closed, or closed before stray text: ``...)")}``
             body = s[m.end() :]
             close = body.rfind(m.group(1))
             body = body[:close] if close >= 0 else body.rstrip().removesuffix("}")
-            return _unescape(body)
-    return s
+            return _unescape(body), True
+    return s, False
 
 
 def _balanced_end(text: str, start: int) -> tuple[int, int]:

@@ -423,16 +423,36 @@ def load_run(path: Path) -> Run:
     )
 
 
+SEARCH_DEPTH = 3
+"""How deep a directory without results is searched for results directories: the
+default layout of ``planproof run`` is ``planproof-runs/MODEL/MODULE-DATASET`` (two
+levels), ``planproof-results/MODULE-DATASET`` one."""
+
+
+def _results_below(path: Path, depth: int) -> list[Path]:
+    """Results directories under ``path`` (not descending into one), sorted."""
+    if depth == 0:
+        return []
+    out: list[Path] = []
+    try:
+        children = sorted(d for d in path.iterdir() if d.is_dir() and not d.is_symlink())
+    except OSError:
+        return []
+    for d in children:
+        out.extend([d] if is_results_dir(d) else _results_below(d, depth - 1))
+    return out
+
+
 def find_run_dirs(paths: Iterable[Path]) -> list[Path]:
     """The results directories named: a directory holding ``run.json`` or ``summary.json``
-    is one; a directory without either stands for its immediate subdirectories that are
-    (so ``planproof report runs/`` works). Anything else is passed through for
-    :func:`load_run` to reject with a message."""
+    is one; a directory without either stands for the results directories below it, up
+    to :data:`SEARCH_DEPTH` levels (so ``planproof report planproof-runs`` finds every
+    run of the default layout). Anything else is passed through for :func:`load_run` to
+    reject with a message."""
     out: list[Path] = []
     for p in paths:
         if p.is_dir() and not is_results_dir(p):
-            subs = sorted(d for d in p.iterdir() if is_results_dir(d))
-            out.extend(subs or [p])
+            out.extend(_results_below(p, SEARCH_DEPTH) or [p])
         else:
             out.append(p)
     return list(dict.fromkeys(out))

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from planproof.report.load import as_int, dig, opt_float
+from planproof.report.load import as_dict, as_int, dig, opt_float
 
 HIGH, LOW = "high", "low"  # which direction is better
 
@@ -315,7 +315,19 @@ def _fmt(col: Column, value: float | None, summary: Mapping[str, Any]) -> str:
         return f"{value:,.0f}"
     spread = opt_float(dig(summary, *col.spread)) if col.spread else None
     shown = f"{value:.{col.digits}f}"
-    return shown if spread is None else f"{shown} ± {spread * col.scale:.{col.digits}f}"
+    if spread is not None:
+        return f"{shown} ± {spread * col.scale:.{col.digits}f}"
+    return shown + _interval(col, summary)
+
+
+def _interval(col: Column, summary: Mapping[str, Any]) -> str:
+    """`` [lo, hi]``: the figure's 95 % confidence interval when the summary has one
+    (``intervals``, keyed by the figure's dotted path, in the figure's unit)."""
+    iv = as_dict(as_dict(summary.get("intervals")).get(".".join(col.path)))
+    low, high = opt_float(iv.get("low")), opt_float(iv.get("high"))
+    if low is None or high is None:
+        return ""
+    return f" [{low * col.scale:.{col.digits}f}, {high * col.scale:.{col.digits}f}]"
 
 
 def metric_table(

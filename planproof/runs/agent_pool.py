@@ -25,25 +25,27 @@ class _State:
 
 
 @functools.cache
-def _state(agent: str, dataset: str) -> _State:
+def _state(agent: str, dataset: str, budget: int | None) -> _State:
     from planproof.runs.modules import load_tasks
 
-    made = builtin_agent(agent)
+    made = builtin_agent(agent, budget)
     if made is None:
         raise ValueError(f"{agent!r} is not a built-in agent")
     return _State(made, {t.identifier: t for t in load_tasks(dataset)})
 
 
-def answer(job: tuple[str, str, str, str]) -> str:
-    """The agent's answer to one task: ``job`` = (agent, module, dataset, identifier).
-    A proof that no plan exists (``unsolvable``) is an answer too: the planner's
-    :func:`~planproof.interface.agents.planner.no_plan_answer`, cached and scored."""
-    agent, module, dataset, identifier = job
-    state = _state(agent, dataset)
+def answer(job: tuple[str, str, str, int | None, str]) -> str:
+    """The agent's answer to one task: ``job`` = (agent, module, dataset, budget,
+    identifier). Giving up (the search ended, or its budget ran out, without a plan) is
+    an answer too: the planner's
+    :func:`~planproof.interface.agents.planner.no_plan_answer`, cached, and counted by
+    the runner as "agent gave up"."""
+    agent, module, dataset, budget, identifier = job
+    state = _state(agent, dataset, budget)
     try:
         return state.agent.answer(state.tasks[identifier], module)
     except AgentError as exc:
-        if exc.kind != "unsolvable":
+        if exc.kind not in ("unsolvable", "gave-up"):
             raise
         from planproof.interface.agents.planner import no_plan_answer
 
@@ -54,8 +56,15 @@ class AgentPool:
     """``complete(request, task)`` for a built-in agent on the executor ``config`` asks
     for (one in-process thread when it resolves to a single worker)."""
 
-    def __init__(self, agent: str, module: str, dataset: str, config: ExecutorConfig) -> None:
-        self._job = (agent, module, dataset)
+    def __init__(
+        self,
+        agent: str,
+        module: str,
+        dataset: str,
+        config: ExecutorConfig,
+        budget: int | None = None,
+    ) -> None:
+        self._job = (agent, module, dataset, budget)
         self._config = config
         self._executor: Executor | None = None
         self._thread: concurrent.futures.ThreadPoolExecutor | None = None

@@ -10,10 +10,13 @@ missing. The run directory (``run.json``, ``responses.jsonl``, ``results.jsonl``
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import json
+import signal
+import threading
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,6 +27,7 @@ from planproof.executor import ExecutorConfig
 from planproof.interface.agents import AGENTS
 from planproof.interface.llm.cache import ResponseCache, default_cache_path
 from planproof.interface.llm.types import Completion, LLMError, Request, Usage
+from planproof.metrics.summary_intervals import summary_intervals
 from planproof.runs.modules import Evaluation, evaluate_answers, module_tasks, with_task_fields
 from planproof.simulators.core import Task
 
@@ -50,6 +54,9 @@ class RunConfig:
     client_extra: Mapping[str, Any] = field(default_factory=dict)
     executor: ExecutorConfig | None = None
     """Where built-in agents run; default: ``concurrency`` local worker processes."""
+    agent_budget: int | None = None
+    """The planner agent's simulated steps per task (None: its default); part of the
+    cache key when set, so a larger budget asks again."""
 
     def request(self, prompt: str) -> Request:
         return Request(
@@ -62,12 +69,17 @@ class RunConfig:
         )
 
     def params(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "temperature": self.temperature,
             "max_tokens": self.max_tokens,
             "top_p": self.top_p,
             "seed": self.seed,
         }
+        if self.model == "planner":
+            from planproof.interface.agents.planner import DEFAULT_MAX_STEPS
+
+            out["agent_budget"] = self.agent_budget or DEFAULT_MAX_STEPS
+        return out
 
 
 @dataclass(frozen=True)
@@ -157,7 +169,7 @@ def make_caller(config: RunConfig) -> tuple[Caller, Callable[[], None]]:
         from planproof.runs.agent_pool import AgentPool
 
         executor = config.executor or ExecutorConfig("local", workers=config.concurrency)
-        pool = AgentPool(config.model, config.module, config.dataset, executor)
+        pool = AgentPool(config.model, config.module, config.dataset, executor, config.agent_budget)
         return pool.complete, pool.close
     from planproof.interface.llm.client import LLMClient
 
@@ -190,7 +202,9 @@ async def _call_all(
     for task, prompt in work:
         # a built-in agent reads the task itself (the gold agent its gold plan), so its
         # answer is keyed by task; a model only sees the prompt
-        req = config.request(f"[task {task.identifier}]\n{prompt}" if by_task else prompt)
+        budget = "" if config.agent_budget is None else f"; budget {config.agent_budget}"
+        tag = f"[task {task.identifier}{budget}]"
+        req = config.request(f"{tag}\n{prompt}" if by_task else prompt)
         hit = None if config.refresh else cache.get(req)
         if hit is not None:
             calls[task.identifier] = Call(task, prompt, hit)
@@ -249,6 +263,70 @@ def _one_line(exc: BaseException) -> str:
     return (text[0] if text else type(exc).__name__)[:500]
 
 
+def _gave_up(answers: Mapping[str, str]) -> dict[str, str]:
+    """Tasks the planner agent gave up on (identifier → reason). They are their own
+    category, listed in the summary like failed calls: scored as responses they read as
+    parsing errors (an empty answer), and a search that gives up proves nothing."""
+    from planproof.interface.agents.planner import gave_up_reason
+
+    out = {}
+    for identifier, text in answers.items():
+        reason = gave_up_reason(text)
+        if reason is not None:
+            out[identifier] = reason
+    return out
+
+
+def _as_gave_up(evaluation: Evaluation, gave_up: Mapping[str, str]) -> Evaluation:
+    """The tasks the agent gave up on stay in every denominator (failed tasks), but under
+    their own category: the module scored their empty answer as a parsing error, which
+    is moved to ``agent_gave_up`` (results, counts and rates)."""
+    results = []
+    moved = 0
+    for row in evaluation.results:
+        reason = gave_up.get(row.get("identifier", ""))
+        if reason is not None and row.get("error_type") == "parsing":
+            moved += 1
+            error = {**(row.get("error") or {}), "error_type": "agent_gave_up", "message": reason}
+            results.append({**row, "error_type": "agent_gave_up", "error": error})
+        else:
+            results.append(row)
+    summary = json.loads(json.dumps(evaluation.summary))  # a deep copy of plain data
+    n = summary.get("tasks") or 0
+    counts = summary.get("counts", {}).get("errors")
+    traj = summary.get("trajectory_evaluation", {})
+    if isinstance(counts, dict) and "parsing" in counts and n:
+        counts["parsing"] -= moved
+        counts["agent_gave_up"] = moved
+        traj.get("grammar_error", {})["parsing"] = round(100.0 * counts["parsing"] / n, 4)
+        traj["agent_gave_up"] = round(100.0 * moved / n, 4)
+    summary["agent_gave_up"] = [{"identifier": k, "reason": v} for k, v in gave_up.items()]
+    return Evaluation(results, summary)
+
+
+@contextlib.contextmanager
+def _interrupts() -> Iterator[list[bool]]:
+    """Remember a Ctrl-C (SIGINT) during the calls, and raise it at once. asyncio's own
+    handler only cancels the main task, and a cancellation can be lost (``wait_for``
+    whose call finishes at the same moment, a library that catches it): the run then
+    finished with exit 0 although the user had interrupted it. Yields a list that is
+    non-empty once an interrupt arrived."""
+    seen: list[bool] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield seen
+        return
+
+    def on_interrupt(signum: int, frame: Any) -> None:
+        seen.append(True)
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, on_interrupt)
+    try:
+        yield seen
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def execute(config: RunConfig, progress: Progress | None = None) -> RunOutcome:
     """Run the calls (answering from the cache first), evaluate, write the run directory.
     The run directory is locked for the whole run: a second run given the same directory
@@ -266,15 +344,20 @@ def _execute(config: RunConfig, progress: Progress | None) -> RunOutcome:
     progress = progress or _Silent()
     cache_path = config.cache_path or default_cache_path()
     caller, close = make_caller(config)
-    with ResponseCache(cache_path) as cache:
+    with ResponseCache(cache_path) as cache, _interrupts() as interrupted:
         try:
             calls = asyncio.run(_call_all(config, work, cache, caller, progress))
+            if interrupted:  # a Ctrl-C that a task swallowed still ends the run
+                raise KeyboardInterrupt
         finally:
             progress.stop()
             close()
     t1 = time.perf_counter()
     answers = {c.task.identifier: c.completion.text for c in calls if c.completion is not None}
     evaluation = evaluate_answers(config.module, config.dataset, [t for t, _ in work], answers)
+    gave_up = _gave_up(answers)
+    if gave_up:
+        evaluation = _as_gave_up(evaluation, gave_up)
     t2 = time.perf_counter()
     done = [c.completion for c in calls if c.completion is not None]
     fresh = [c for c in done if not c.cached]
@@ -307,6 +390,7 @@ def _execute(config: RunConfig, progress: Progress | None) -> RunOutcome:
         "cache": str(cache_path),
     }
     summary = dict(evaluation.summary)
+    summary["intervals"] = summary_intervals(config.module, evaluation.results)
     summary.update(
         model=config.model,
         module=config.module,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from planproof.commands.progress import running_total
+from planproof.commands.progress import LOG_MIN_TOTAL, running_total
 from tests.cli.helpers import ROOT, planproof, planproof_on_a_terminal
 
 EXAMPLES = ROOT / "planproof" / "examples"
@@ -114,3 +114,17 @@ def test_ltl_solving_honours_its_time_limit(command: str, tmp_path: Path) -> Non
     formulas = [php] if command == "sat" else [php, "false"]
     r = planproof("ltl", command, *formulas, "--universe", str(universe), "--timeout", "0.05")
     assert r.code == 3 and "unknown (solver time limit reached)" in r.out, r.err[-300:]
+
+
+@pytest.mark.data
+def test_a_long_step_writes_plain_progress_lines_into_a_log(tmp_path: Path) -> None:
+    """Off a terminal, a step of at least LOG_MIN_TOTAL items writes one line per tenth
+    of the work (a rule on work, not time: the same lines on any machine)."""
+    argv = ["evaluate", "action-sequencing", "--dataset", "virtualhome", "--gold"]
+    done = planproof(*argv, "--output", str(tmp_path), "--json")
+    assert done.code == 0, done.err
+    n = json.loads(done.out)["tasks"]
+    assert n >= LOG_MIN_TOTAL
+    lines = [x for x in done.err.splitlines() if x.startswith(f"scoring {n} tasks: ")]
+    assert [x.split("(")[1].split(")")[0] for x in lines] == [f"{p} %" for p in range(10, 101, 10)]
+    assert lines[-1].startswith(f"scoring {n} tasks: {n}/{n} (100 %)")

@@ -150,7 +150,10 @@ def test_teach_section(page: Element, dirs: Dirs) -> None:
     row = table["teach-all"]
     overall = summary["overall"]
     assert row["Scored"] == str(overall["episodes"])
-    assert row["SR"] == f"{overall['success_rate'] * 100:.1f}"
+    sr = summary["intervals"]["overall.success_rate"]  # with its 95 % interval
+    assert row["SR"] == (
+        f"{overall['success_rate'] * 100:.1f} [{sr['low'] * 100:.1f}, {sr['high'] * 100:.1f}]"
+    )
     assert row["GC"] == f"{overall['gc_macro'] * 100:.1f}"
     assert row["TLW-SR"] == f"{overall['tlw_success_weighted'] * 100:.1f}"
     assert row["TLW-GC"] == f"{overall['tlw_gc_weighted'] * 100:.1f}"
@@ -201,7 +204,10 @@ def test_partnr_section(page: Element, dirs: Dirs) -> None:
     summary = json.loads((dirs.partnr / "summary.json").read_text(encoding="utf-8"))
     table = _table(section)
     row = table["partnr-all"]
-    assert row["Success"] == f"{summary['success_rate'] * 100:.1f}"
+    ok = summary["intervals"]["success_rate"]  # with its 95 % interval
+    assert row["Success"] == (
+        f"{summary['success_rate'] * 100:.1f} [{ok['low'] * 100:.1f}, {ok['high'] * 100:.1f}]"
+    )
     assert row["PC"] == f"{summary['percent_complete'] * 100:.1f}"
     assert row["missing"] == str(summary["failures"]["missing"])
     # a failure kind the two-episode run never met is 0 there, not a dash

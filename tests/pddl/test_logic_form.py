@@ -6,7 +6,7 @@ import contextlib
 import json
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from planproof.ltl.bddl.reader import read_sexpr
@@ -128,6 +128,8 @@ _BMP_TEXT = st.text(  # no quote: the reader takes the last one as the string's 
 
 
 @given(_BMP_TEXT, st.booleans())
+@example("\\r", True)  # a literal backslash-r, once turned into a carriage return
+@example("C:\\new\\table", False)
 def test_escapes_of_an_unclosed_output_string_are_read_back(comment: str, ascii_only: bool) -> None:
     """An answer whose JSON is broken (the output string never closed) is unescaped escape
     by escape: whatever JSON wrote, non-ASCII included, reads back as it was, where

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from planproof.cli import main
+from planproof.interface.agents.planner import NO_PLAN
 from planproof.metrics.action_sequencing import evaluate_response
 from planproof.runs.modules import load_tasks
 from tests.report.test_browser import browser  # noqa: F401 -- the chromium fixture
@@ -72,10 +73,15 @@ def test_unsolvable_is_a_cached_scored_answer_with_an_honest_headline(
         for r in map(json.loads, (planner_run / "results.jsonl").read_text().splitlines())
     }
     assert results["688_1"]["success"] is False
+    # its own category: never a parsing error (nor a proof)
+    assert results["688_1"]["error_type"] == "agent_gave_up"
     responses = [json.loads(x) for x in (planner_run / "responses.jsonl").read_text().splitlines()]
     answer = next(r for r in responses if r["identifier"] == "688_1")
-    assert answer["error"] is None and answer["llm_output"].startswith("No plan exists: 688_1")
+    assert answer["error"] is None and answer["llm_output"].startswith(NO_PLAN + "688_1")
     summary = json.loads((planner_run / "summary.json").read_text())
+    assert [g["identifier"] for g in summary["agent_gave_up"]] == ["688_1"]
+    assert summary["counts"]["errors"]["parsing"] == 0
+    assert summary["counts"]["errors"]["agent_gave_up"] == 1
     assert summary["tasks"] == 342 and summary["goal_evaluation"]["task_success_rate"] < 100.0
     cache = str(planner_run.parent / "cache.sqlite3")
     capsys.readouterr()
@@ -86,6 +92,8 @@ def test_unsolvable_is_a_cached_scored_answer_with_an_honest_headline(
     assert main(["demo", *argv]) == 0
     demo = " ".join(capsys.readouterr().out.split())
     assert "(341 of 342 tasks)" in demo and "task success 99.7 %" in demo
+    assert "the agent gave up on 1 of 342 tasks" in demo and "parsing 0.3" not in demo
+    assert "most frequent errors: agent gave up 0.3 %" in demo
 
 
 def _gold_text(task: Any) -> str:

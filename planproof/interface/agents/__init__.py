@@ -20,8 +20,11 @@ AGENTS: dict[str, Callable[[], Agent]] = {"planner": PlannerAgent, "gold": GoldA
 """The built-in agents by model name."""
 
 
-def builtin_agent(name: str) -> Agent | None:
+def builtin_agent(name: str, budget: int | None = None) -> Agent | None:
     """A new instance of the built-in agent called ``name`` (None for any other name, e.g.
-    a litellm model string)."""
+    a litellm model string). ``budget``: the planner's simulated steps per task (default
+    :data:`~planproof.interface.agents.planner.DEFAULT_MAX_STEPS`)."""
+    if name == "planner" and budget is not None:
+        return PlannerAgent(max_steps=budget)
     make = AGENTS.get(name)
     return make() if make is not None else None

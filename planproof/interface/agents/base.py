@@ -18,8 +18,8 @@ __all__ = ["MODULES", "Agent", "AgentError", "check_module"]
 
 class AgentError(Exception):
     """An agent could not answer. ``kind``: ``unsupported`` (a module or task the agent
-    has nothing for), ``unsolvable`` (the planner found no plan within its bounds),
-    ``timeout`` (its time ran out), ``no-gold`` (the dataset has no gold answer)."""
+    has nothing for), ``unsolvable`` (the planner's search ended without a plan),
+    ``gave-up`` (its work budget ran out), ``no-gold`` (the dataset has no gold answer)."""
 
     def __init__(self, kind: str, message: str) -> None:
         super().__init__(f"{kind}: {message}")

@@ -27,7 +27,9 @@ from planproof.simulators.core import Action, Task
 
 __all__ = [
     "DEFAULT_MAX_STEPS",
+    "NO_PLAN",
     "PlannerAgent",
+    "gave_up_reason",
     "goal_answer",
     "no_plan_answer",
     "operators_answer",
@@ -36,16 +38,31 @@ __all__ = [
 
 DEFAULT_MAX_STEPS = 2000
 """Simulated steps per task before the planner gives up (the longest successful search on
-the EAI tasks takes under 200; an impossible goal fails within a second or two)."""
+the EAI tasks takes under 200; an impossible goal fails within a second or two). A work
+budget, never wall-clock time: ``planproof run --agent-budget N`` sets it."""
+
+NO_PLAN = "No plan found (the planner agent gave up): "
+"""How a no-plan answer starts (:func:`no_plan_answer`, :func:`gave_up_reason`)."""
+_LEGACY_NO_PLAN = "No plan exists: "
+"""The same answer as cached by planproof before 0.x named it "gave up"."""
 
 
 def no_plan_answer(module: str, reason: str) -> str:
-    """The planner's answer when it proves a task unsolvable: the reason, then the empty
-    answer of the module's format. It is an answer, not a failed call: the runner caches
-    it and scores it (as the empty plan an LLM could give), so the task counts in every
-    denominator and a rerun does not ask again."""
+    """The planner's answer when it finds no plan within its budget: the marker, the
+    reason, then the empty answer of the module's format. It is an answer, not a failed
+    call: the runner caches it (a rerun with the same budget does not ask again) and
+    counts the task as "agent gave up" -- its own category, never a parsing error and
+    never a proof that no plan exists (the search is incomplete)."""
     empty = json.dumps({"output": []}) if module == "subgoal-decomposition" else "{}"
-    return f"No plan exists: {reason}\n{empty}"
+    return f"{NO_PLAN}{reason}\n{empty}"
+
+
+def gave_up_reason(answer: str) -> str | None:
+    """The reason if ``answer`` is the planner's no-plan answer, else None."""
+    for marker in (NO_PLAN, _LEGACY_NO_PLAN):
+        if answer.startswith(marker):
+            return answer[len(marker) :].split("\n", 1)[0]
+    return None
 
 
 def goal_answer(task: Task) -> str:
@@ -92,22 +109,23 @@ class PlannerAgent:
 
     name = "planner"
 
-    def __init__(self, timeout: float = 60.0, max_steps: int = DEFAULT_MAX_STEPS) -> None:
-        self.timeout = timeout
+    def __init__(self, max_steps: int = DEFAULT_MAX_STEPS) -> None:
+        if max_steps < 1:
+            raise ValueError("the planner's budget must be at least one simulated step")
         self.max_steps = max_steps
         self._lock = threading.Lock()
         self._plans: dict[int, tuple[Task, PlanOutcome | AgentError]] = {}
 
     def plan(self, task: Task) -> PlanOutcome:
         """The plan for ``task`` (planned once per task object); raises
-        :class:`AgentError` (``unsolvable`` / ``timeout``) when there is none."""
+        :class:`AgentError` (``unsolvable`` / ``gave-up``) when there is none."""
         with self._lock:
             hit = self._plans.get(id(task))
         if hit is not None and hit[0] is task:
             result = hit[1]
         else:
             try:
-                result = plan_task(task, timeout=self.timeout, max_steps=self.max_steps)
+                result = plan_task(task, max_steps=self.max_steps)
             except PlanningFailed as exc:
                 result = AgentError(exc.kind, exc.message)
             with self._lock:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -20,6 +21,7 @@ from planproof.interface.agents import (
     PlannerAgent,
     builtin_agent,
 )
+from planproof.interface.agents.planner import DEFAULT_MAX_STEPS, gave_up_reason, no_plan_answer
 from planproof.interface.agents.planning import action_names, state_goal
 from planproof.interface.goals import parse_goal
 from planproof.interface.responses import parse_actions
@@ -213,11 +215,52 @@ def test_impossible_goal_is_unsolvable(virtualhome_tasks: tuple[Task, ...]) -> N
 
 
 @pytest.mark.data
-def test_out_of_time_is_a_timeout(behavior_tasks: tuple[Task, ...]) -> None:
+def test_a_small_budget_gives_up_and_the_answer_says_so(behavior_tasks: tuple[Task, ...]) -> None:
+    """The planner's limit is work (simulated steps), so a tiny budget gives up on the
+    same task every time, and its answer is the "gave up" answer, never a plan."""
     task = by_key(behavior_tasks, "packing_picnics")
     with pytest.raises(AgentError) as err:
-        PlannerAgent(timeout=0.0).answer(task, AS)
-    assert err.value.kind == "timeout"
+        PlannerAgent(max_steps=3).answer(task, AS)
+    assert err.value.kind == "gave-up"
+    assert "more than 3 simulated steps" in err.value.message
+    answer = no_plan_answer(AS, err.value.message)
+    assert gave_up_reason(answer) == err.value.message
+    assert gave_up_reason(PlannerAgent().answer(task, AS)) is None
+    with pytest.raises(ValueError):
+        PlannerAgent(max_steps=0)
+
+
+@pytest.mark.data
+def test_the_verdict_does_not_depend_on_the_clock(
+    behavior_tasks: tuple[Task, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A machine so loaded that a minute passes between two reads of the clock: the
+    planner's answers (a plan, or giving up under a small budget) are the same."""
+    tasks = [by_key(behavior_tasks, k) for k in ("packing_picnics", "cleaning_the_pool")]
+
+    def answers() -> list[str]:
+        out = []
+        for t in tasks:
+            for budget in (5, DEFAULT_MAX_STEPS):
+                try:
+                    out.append(PlannerAgent(max_steps=budget).answer(t, AS))
+                except AgentError as exc:
+                    out.append(f"{exc.kind}: {exc.message}")
+        return out
+
+    idle = answers()
+    slow = [0.0]
+
+    def crawling() -> float:
+        slow[0] += 60.0
+        return slow[0]
+
+    monkeypatch.setattr(time, "monotonic", crawling)
+    monkeypatch.setattr(time, "perf_counter", crawling)
+    assert answers() == idle
+    assert slow[0] > 0  # the slowed clock was read
+    assert any(a.startswith("gave-up") for a in idle)
+    assert any(gave_up_reason(a) is None and not a.startswith("gave-up") for a in idle)
 
 
 # -- subgoal decomposition --------------------------------------------------------------

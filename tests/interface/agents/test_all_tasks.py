@@ -83,5 +83,7 @@ def test_planner_solves_what_the_gold_solves(
     names = {key(t) for t in mine}
     assert gold_solved - solved == set(), unsolved
     assert solved - gold_solved == set(BEYOND_GOLD[dataset]) & names
-    assert unsolved == {k: "unsolvable" for k in UNSOLVED[dataset] if k in names}
+    assert set(unsolved) == {k for k in UNSOLVED[dataset] if k in names}, unsolved
+    # the search ended, or its step budget ran out: the agent gave up, no evaluator verdict
+    assert set(unsolved.values()) <= {"unsolvable", "gave-up"}, unsolved
     assert solved | set(unsolved) == names

@@ -1,0 +1,51 @@
+"""The suite writes only under pytest's temporary directories: the planproof cache, Ray's
+temporary directory and the reference venvs are there, hypothesis keeps no database in
+the checkout, and what the code writes into the seeded cache never reaches the user's."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import settings
+
+from planproof.data.cache import cache_dir
+from tests.cli.helpers import ROOT
+
+
+def test_the_caches_are_under_the_sessions_temporary_directory(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    base = tmp_path_factory.getbasetemp()
+    assert cache_dir() == base / "planproof-cache"
+    assert Path(os.environ["RAY_TMPDIR"]) == base / "ray"
+    for name in ("PLANPROOF_CACHE_DIR", "RAY_TMPDIR", "PLANPROOF_REFERENCE_ENVS"):
+        assert ROOT not in Path(os.environ[name]).parents, name
+    assert settings().database is None
+
+
+def test_the_seeded_session_cache_never_writes_behind_its_links(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The session cache links to the user's files; a file the code rewrites (atomically)
+    replaces its link, and the user's file stays as it was."""
+    from planproof.data.cache import atomic_write_text
+    from tests.conftest import _seed
+
+    user = tmp_path / "user"
+    (user / "eai").mkdir(parents=True)
+    (user / "eai" / "tasks.json").write_text("user's")
+    (user / "planner-cache.sqlite3").write_text("db")
+    (user / "reference-x-venv" / "bin").mkdir(parents=True)
+    session = tmp_path / "session"
+    session.mkdir()
+    monkeypatch.setenv("PLANPROOF_CACHE_DIR", str(user))
+    _seed(session)
+    link = session / "eai" / "tasks.json"
+    assert link.is_symlink() and link.read_text() == "user's"
+    assert (session / "reference-x-venv").is_symlink()
+    assert not (session / "planner-cache.sqlite3").exists()  # written in place: not linked
+    atomic_write_text(link, "session's")
+    assert not link.is_symlink() and link.read_text() == "session's"
+    assert (user / "eai" / "tasks.json").read_text() == "user's"
