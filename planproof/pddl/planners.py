@@ -199,6 +199,10 @@ _FD_UNSOLVABLE = {11, 12}
 _FD_TRANSLATE_UNSOLVABLE = 10
 _FD_OUT_OF_TIME = {21, 23, 24}
 _FD_OUT_OF_MEMORY = {22, 24}
+_CPU_LIMIT_SIGNALS = {-24, 256 - 24, -9, 256 - 9}
+"""A process of the driver stopped by its CPU limit (SIGXCPU, then SIGKILL at the hard
+limit): the driver passes the translator's signal on as its own exit status (-24 or
+232)."""
 
 
 def fast_downward_script() -> str | None:
@@ -288,7 +292,7 @@ def _fast_downward(domain: Domain, problem: Problem, timeout: float) -> PlanResu
         return PlanResult(
             "fast-downward", PlanStatus.UNSOLVABLE, reason="no plan exists (search exhausted)"
         )
-    if code in _FD_OUT_OF_TIME:
+    if code in _FD_OUT_OF_TIME or code in _CPU_LIMIT_SIGNALS:
         return PlanResult("fast-downward", PlanStatus.TIMEOUT, reason=f"exit {code}: out of time")
     if code in _FD_OUT_OF_MEMORY:
         return PlanResult("fast-downward", PlanStatus.ERROR, reason=f"exit {code}: out of memory")
