@@ -11,7 +11,8 @@ import contextlib
 import json
 import os
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +20,11 @@ from planproof.boundary.errors import InputError
 
 __all__ = [
     "LOCK_NAME",
+    "optional_output_lock",
     "output_dir",
     "output_file",
     "output_lock",
+    "replace_files",
     "replace_json",
     "replace_lines",
     "replace_text",
@@ -136,6 +139,36 @@ def output_lock(path: str | Path, *, source: str = "--output") -> Iterator[Path]
         yield d
     finally:
         os.close(fd)  # releases the lock; the file stays (unlinking it would race)
+
+
+def optional_output_lock(
+    path: str | Path | None, *, source: str = "--output"
+) -> AbstractContextManager[Path | None]:
+    """:func:`output_lock` for an output that may not be asked for (``--output`` left
+    out: nothing to lock, ``None`` held)."""
+    if path is None:
+        return contextlib.nullcontext(None)
+    return output_lock(path, source=source)
+
+
+def replace_files(
+    out: Path, files: Mapping[str, Iterable[str]], *, source: str = "--output"
+) -> None:
+    """Each named file of the result directory ``out`` written from its text chunks and
+    replaced whole (:func:`replace_lines`), in order; a failure to write is a typed error
+    naming the directory. Meant to run under :func:`output_lock`: the lock keeps a second
+    writer out, the replacement keeps a reader (or a kill) from seeing half a file."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for name, chunks in files.items():
+            replace_lines(out / name, chunks)
+    except (OSError, UnicodeEncodeError) as exc:
+        raise InputError(
+            f"cannot write results to {out} ({getattr(exc, 'strerror', None) or exc})",
+            source=source,
+            kind="bad-output",
+            hint="check the path, its permissions and the free space",
+        ) from None
 
 
 def replace_lines(path: Path, rows: Iterable[str]) -> None:
