@@ -447,6 +447,105 @@ def test_an_unreachable_ray_address_fails_at_once(tmp_path: Path, scheme: str) -
     assert not (tmp_path / "run" / "responses.jsonl").exists()
 
 
+class _Impostor:
+    """A loopback TCP server that accepts every connection and then either says nothing
+    (``reply`` None, holding the connection open), says ``reply`` and holds it, or (with
+    ``close``) says ``reply`` and hangs up: a process at a Ray address that is not Ray."""
+
+    def __init__(self, reply: bytes | None = None, *, close: bool = False) -> None:
+        import socket
+        import threading
+
+        self.reply, self.close = reply, close
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.address = f"127.0.0.1:{self.server.getsockname()[1]}"
+        self.held: list[socket.socket] = []
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.server.accept()
+            except OSError:  # closed by __exit__
+                return
+            if self.reply is not None:
+                conn.sendall(self.reply)
+            if self.close:
+                conn.close()
+            else:
+                self.held.append(conn)
+
+    def __enter__(self) -> _Impostor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.close()
+        for conn in self.held:
+            conn.close()
+
+
+IMPOSTORS: dict[str, tuple[bytes | None, bool]] = {
+    "silent": (None, False),
+    "garbage": (b"HTTP/1.1 400 Bad Request\r\n\r\n", False),
+    "hangs-up": (b"", True),
+    "short": (b"\x00\x00", False),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(IMPOSTORS))
+def test_a_ray_address_that_is_not_ray_is_refused_in_bounded_time(kind: str) -> None:
+    """The greeting is judged on what comes back before the limit, not on a clock read:
+    a silent peer never answers, so any limit refuses it."""
+    from planproof.executor import ExecutorError
+    from planproof.executor.config import check_reachable
+
+    reply, close = IMPOSTORS[kind]
+    with _Impostor(reply, close=close) as peer:
+        for address in (peer.address, f"ray://{peer.address}"):
+            with pytest.raises(ExecutorError, match="does not answer as Ray's gRPC server"):
+                check_reachable(address, 0.5)
+
+
+def test_an_http2_server_passes_the_greeting() -> None:
+    """The greeting accepted is what a real HTTP/2 server (the h2 library's, as gRPC's)
+    sends first; a real Ray head node's GCS port was checked by hand the same way
+    (docs/limits.md)."""
+    h2_connection = pytest.importorskip("h2.connection")
+    h2_config = pytest.importorskip("h2.config")
+    conn = h2_connection.H2Connection(h2_config.H2Configuration(client_side=False))
+    conn.initiate_connection()
+    from planproof.executor.config import check_reachable
+
+    with _Impostor(conn.data_to_send()) as peer:
+        check_reachable(peer.address, 5)
+        check_reachable(f"ray://{peer.address}", 5)
+
+
+def test_plan_and_run_refuse_a_silent_ray_address_with_exit_2(tmp_path: Path) -> None:
+    """Issue 30: a process that accepts the connection but is not Ray made ``ray.init``
+    wait without end; now exit 2 within the connect limit (10 s, or ``--timeout``)."""
+    pytest.importorskip("ray")
+    plan = ["plan", "--domain", "d.pddl", "--problem", "p.pddl", "--timeout", "3"]
+    run = [
+        "run", "--model", "planner", "--module", "action-sequencing", "--dataset",
+        "virtualhome", "--limit", "1", "--output", "run", "--cache", "c.sqlite3",
+    ]  # fmt: skip
+    (tmp_path / "d.pddl").write_text(BLOCKS_DOMAIN, encoding="utf-8")
+    (tmp_path / "p.pddl").write_text(BLOCKS_PROBLEM, encoding="utf-8")
+    with _Impostor() as peer:
+        for argv in (plan, run):
+            # _cli's 120 s guard fails a regression (ray.init waited without end)
+            proc = _cli(
+                *argv, "--executor", "ray", "--ray-address", peer.address, "--json", cwd=tmp_path
+            )
+            assert proc.returncode == 2, proc.stderr
+            doc = json.loads(proc.stdout)
+            assert "accepts connections but does not answer as Ray" in doc["message"]
+            assert "Traceback" not in proc.stderr
+    assert not (tmp_path / "run" / "responses.jsonl").exists()
+
+
 def test_a_ray_address_that_is_not_an_address_is_refused(tmp_path: Path) -> None:
     pytest.importorskip("ray")
     from planproof.executor import ExecutorError
