@@ -121,3 +121,19 @@ def test_a_sample_of_the_probe_passes(tmp_path: Path) -> None:
     for name in SAMPLE:
         result = run_case(cases[name], tmp_path, bound=300)
         assert result.status == "pass", (name, result.why, result.stderr_head)
+
+
+def test_verify_cases_reach_the_cases_file(tmp_path: Path) -> None:
+    """``verify --cases`` with ``--domain`` is refused before the file is opened, so the
+    probe drops the options ``--cases`` stands instead of: each case reads its file."""
+    cases = [c for c in cli_cases() if c.name.startswith("verify | --cases | ")]
+    assert len(cases) == len(FILE_BYTES) + 7  # every file and every special path
+    for case in cases:
+        assert not {"--domain", "--problem", "--plan"} & set(case.argv), case.argv
+    make_fixtures(tmp_path, only={"json-lines-mixed"})
+    by_name = {c.name: c for c in cases}
+    result = run_case(by_name["verify | --cases | json-lines-mixed"], tmp_path, bound=300)
+    assert result.status == "pass" and result.exit_code == 2, result.why
+    assert result.stderr_head.startswith(
+        "planproof: error: 3 of 3 case(s) are bad input, first line 1"
+    ), result.stderr_head

@@ -140,12 +140,20 @@ class Base:
                 pos = [*pos, *[""] * (i + 1 - len(pos))] if i >= len(pos) else pos
                 pos[i] = value
             else:
-                opts = [(o, v) for o, v in opts if o != slot.option] + [(slot.option, value)]
+                dropped = {slot.option, *REPLACES.get((command, slot.option), ())}
+                opts = [(o, v) for o, v in opts if o not in dropped] + [(slot.option, value)]
         flat: list[Arg] = [*command, *pos]
         for o, v in opts:
             flat += [o] if v == "" and o in FLAG_OPTIONS else [o, v]
         return flat
 
+
+REPLACES: dict[tuple[tuple[str, ...], str], tuple[str, ...]] = {
+    (("verify",), "--cases"): ("--domain", "--problem", "--plan"),
+}
+"""Options that stand instead of others of the base: a case giving the first drops the
+others (``verify --cases`` with ``--domain`` is refused before the cases file is opened,
+so its cases would never reach the file)."""
 
 FLAG_OPTIONS = frozenset({"--no-planner", "--no-logic", "--ltl", "--gold"})
 PDDL = EXAMPLES / "pddl"
