@@ -656,3 +656,139 @@ def test_an_oversized_file_in_a_case_is_named_not_read(blocks: Path) -> None:
     assert first["error"] == "too-large" and first["source"] == str(blocks / "huge.pddl")
     assert f"{MAX_FILE_BYTES + 1} bytes, over the limit" in str(first["message"])
     assert second["valid"] is True and code == 2
+
+
+# --- third round: more of each kind -------------------------------------------------------
+
+
+def test_a_symlink_to_a_fifo_or_a_device_is_refused_naming_the_link(blocks: Path) -> None:
+    os.mkfifo(blocks / "fifo")
+    (blocks / "to-fifo.pddl").symlink_to(blocks / "fifo")
+    (blocks / "to-zero.pddl").symlink_to("/dev/zero")
+    (blocks / "loop-a").symlink_to(blocks / "loop-b")
+    (blocks / "loop-b").symlink_to(blocks / "loop-a")
+    (blocks / "dangling").symlink_to(blocks / "nowhere")
+    expected = {
+        "to-fifo.pddl": "is a FIFO",
+        "to-zero.pddl": "is a character device",
+        "loop-a": "loop-a",
+        "dangling": "no such file",
+    }
+    for link, why in expected.items():
+        code, out, _ = _main(
+            "verify", "--domain", str(blocks / link), "--problem", str(blocks / "p.pddl"),
+            "--plan", str(blocks / "plan.txt"), "--json",
+        )  # fmt: skip
+        doc = json.loads(out)
+        assert code == 2 and doc["source"] == str(blocks / link), doc
+        assert why in doc["message"], doc
+    (blocks / "cases.jsonl").symlink_to(blocks / "fifo")
+    code, out, _ = _main("verify", "--cases", str(blocks / "cases.jsonl"))
+    (row,) = _case_lines(out)
+    assert code == 2 and row["error"] == "not-a-file" and "FIFO" in str(row["message"])
+
+
+def test_a_file_that_grows_after_its_size_was_checked_is_still_bounded(tmp_path: Path) -> None:
+    """The size check happens before the read; a file appended to in between is still
+    read no further than the bound (the read itself asks for at most bound + 1 bytes)."""
+    from planproof.boundary import InputError
+    from planproof.boundary.text import open_regular, read_limited
+
+    path = tmp_path / "growing.txt"
+    path.write_bytes(b"x" * 500)
+    with open_regular(path, max_bytes=1000) as fh:  # 500 bytes: accepted
+        with path.open("ab") as writer:
+            writer.write(b"y" * 1_000_000)
+        with pytest.raises(InputError, match="over the limit of 1000 bytes") as info:
+            read_limited(fh, source=str(path), max_bytes=1000)
+    assert info.value.kind == "too-large"
+
+
+def test_a_responses_file_that_is_a_directory_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "answers.json").mkdir()
+    code, out, _ = _main(
+        "evaluate", "action-sequencing", "--dataset", "virtualhome", "--responses",
+        str(tmp_path / "answers.json"), "--output", str(tmp_path / "out"), "--json",
+    )  # fmt: skip
+    doc = json.loads(out)
+    assert code == 2 and "is a directory" in doc["message"], doc
+    assert not (tmp_path / "out" / "results.jsonl").exists()
+
+
+def test_cases_that_name_the_cases_file_or_each_other_get_one_line_each(blocks: Path) -> None:
+    """A case naming the cases file itself as its domain, problem or plan file reads it
+    once more as that file (it is not PDDL: that case's error), never recursively."""
+    good = {"domain": "d.pddl", "problem": "p.pddl", "plan": "(pick-up a)"}
+    lines = [
+        {**good, "id": "self-domain", "domain": "cases.jsonl"},
+        {**good, "id": "self-problem", "problem": "cases.jsonl"},
+        {"id": "self-plan", "domain": "d.pddl", "problem": "p.pddl", "plan_file": "cases.jsonl"},
+        {**good, "id": "other", "domain": "more.jsonl"},
+        {**good, "id": "good"},
+    ]
+    (blocks / "cases.jsonl").write_text(
+        "".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8"
+    )
+    (blocks / "more.jsonl").write_text(json.dumps({**good, "domain": "cases.jsonl"}) + "\n")
+    start = time.process_time()
+    code, out, err = _main("verify", "--cases", str(blocks / "cases.jsonl"))
+    assert time.process_time() - start < 30
+    rows = {str(r["id"]): r for r in _case_lines(out)}
+    assert list(rows) == [str(x["id"]) for x in lines]
+    assert code == 2 and rows["good"]["valid"] is True
+    for name in ("self-domain", "self-problem", "other"):
+        assert rows[name]["ok"] is False and rows[name]["error"], rows[name]
+    assert rows["self-plan"]["ok"] is False, rows["self-plan"]  # JSON is not a plan
+    assert err.startswith("planproof: error: 4 of 5 case(s) are bad input, first self-domain")
+
+
+@pytest.mark.parametrize("where", ["domain", "problem", "plan"])
+def test_a_nul_byte_in_a_pddl_name_is_binary_data_named(blocks: Path, where: str) -> None:
+    files = {"domain": "d.pddl", "problem": "p.pddl", "plan": "plan.txt"}
+    path = blocks / files[where]
+    text = path.read_text(encoding="utf-8")
+    name = {"domain": "pick-up", "problem": "handempty", "plan": "pick-up"}[where]
+    path.write_bytes(text.replace(name, name[:3] + "\x00" + name[3:], 1).encode("utf-8"))
+    code, out, _ = _main(
+        "verify", "--domain", str(blocks / "d.pddl"), "--problem", str(blocks / "p.pddl"),
+        "--plan", str(path if where == "plan" else blocks / "plan.txt"), "--json",
+    )  # fmt: skip
+    doc = json.loads(out)
+    assert code == 2 and doc["error"] == "binary" and doc["source"] == str(path), doc
+
+
+def test_a_nul_byte_in_a_plan_on_standard_input_is_refused(blocks: Path) -> None:
+    proc = _cli(
+        "verify", "--domain", "d.pddl", "--problem", "p.pddl", "--plan", "-", "--json",
+        cwd=blocks, stdin="(pick\x00-up a)\n",
+    )  # fmt: skip
+    assert proc.returncode == 2 and json.loads(proc.stdout)["error"] == "binary", proc.stdout
+
+
+def test_a_plan_of_a_million_steps_is_refused_up_front(blocks: Path) -> None:
+    """10^6 steps (12 MB) is over the plan reader's MAX_LENGTH: refused before any step
+    runs; a plan just under the bound (80,000 steps) is checked step by step and fails
+    at its second step, all within a CPU budget."""
+    from planproof.pddl.plan_io import MAX_LENGTH
+
+    huge = blocks / "huge.txt"
+    huge.write_text("(pick-up a)\n" * 1_000_000, encoding="utf-8")
+    start = time.process_time()
+    code, out, _ = _main(
+        "verify", "--domain", str(blocks / "d.pddl"), "--problem", str(blocks / "p.pddl"),
+        "--plan", str(huge), "--json",
+    )  # fmt: skip
+    doc = json.loads(out)
+    assert code == 2 and doc["error"] == "too-long", doc
+    assert f"{MAX_LENGTH}" in doc["message"] or f"{MAX_LENGTH:,}" in doc["message"], doc
+    long = blocks / "long.txt"
+    steps = MAX_LENGTH // len("(pick-up a)\n") - 1
+    long.write_text("(pick-up a)\n" * steps, encoding="utf-8")
+    code, out, _ = _main(
+        "verify", "--domain", str(blocks / "d.pddl"), "--problem", str(blocks / "p.pddl"),
+        "--plan", str(long), "--json",
+    )  # fmt: skip
+    doc = json.loads(out)
+    assert code == 1 and doc["valid"] is False and doc["steps"] == steps, doc
+    assert doc["error"]["step"] == 2
+    assert time.process_time() - start < 60
