@@ -67,6 +67,7 @@ def test_arguments_are_classified_by_their_parser() -> None:
     assert kinds["ltl check", "--trace"] == "input"
     assert kinds["evaluate teach", "#0"] == "input"
     assert kinds["evaluate teach", "--output"] == "output"
+    assert kinds["evaluate housekeep", "--write-episodes"] == "output"  # written, not read
     assert kinds["run", "--temperature"] == "number"
     assert kinds["evaluate action-sequencing", "--dataset"] == "choice"
     assert kinds["ltl entails", "#1"] == "text"

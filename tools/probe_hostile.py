@@ -66,7 +66,7 @@ def leaf_commands(
     return out
 
 
-OUTPUT_DESTS = frozenset({"output", "report", "out", "summary"})
+OUTPUT_DESTS = frozenset({"output", "report", "out", "summary", "write_episodes"})
 """Destinations written to rather than read."""
 FILE_DESTS = frozenset({"file", "trace", "universe", "plan", "cache"})
 """File arguments whose ``type`` is a plain string."""
