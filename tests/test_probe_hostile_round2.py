@@ -427,18 +427,24 @@ def _closed_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.mark.parametrize("scheme", ["", "ray://"])
-def test_an_unreachable_ray_address_fails_at_once(tmp_path: Path, scheme: str) -> None:
-    pytest.importorskip("ray")
-    address = f"{scheme}127.0.0.1:{_closed_port()}"
-    plan = ["plan", "--domain", "d.pddl", "--problem", "p.pddl"]
+def _ray_commands(tmp_path: Path, *plan_options: str) -> list[list[str]]:
+    """``plan`` (on a blocks task written into ``tmp_path``) and ``run``, without the
+    executor options."""
+    (tmp_path / "d.pddl").write_text(BLOCKS_DOMAIN, encoding="utf-8")
+    (tmp_path / "p.pddl").write_text(BLOCKS_PROBLEM, encoding="utf-8")
+    plan = ["plan", "--domain", "d.pddl", "--problem", "p.pddl", *plan_options]
     run = [
         "run", "--model", "planner", "--module", "action-sequencing", "--dataset",
         "virtualhome", "--limit", "1", "--output", "run", "--cache", "c.sqlite3",
     ]  # fmt: skip
-    (tmp_path / "d.pddl").write_text(BLOCKS_DOMAIN, encoding="utf-8")
-    (tmp_path / "p.pddl").write_text(BLOCKS_PROBLEM, encoding="utf-8")
-    for argv in (plan, run):
+    return [plan, run]
+
+
+@pytest.mark.parametrize("scheme", ["", "ray://"])
+def test_an_unreachable_ray_address_fails_at_once(tmp_path: Path, scheme: str) -> None:
+    pytest.importorskip("ray")
+    address = f"{scheme}127.0.0.1:{_closed_port()}"
+    for argv in _ray_commands(tmp_path):
         # before: Ray retried for 871 s; _cli's 120 s guard fails a regression
         proc = _cli(*argv, "--executor", "ray", "--ray-address", address, "--json", cwd=tmp_path)
         assert proc.returncode == 2, proc.stderr
@@ -526,15 +532,8 @@ def test_plan_and_run_refuse_a_silent_ray_address_with_exit_2(tmp_path: Path) ->
     """Issue 30: a process that accepts the connection but is not Ray made ``ray.init``
     wait without end; now exit 2 within the connect limit (10 s, or ``--timeout``)."""
     pytest.importorskip("ray")
-    plan = ["plan", "--domain", "d.pddl", "--problem", "p.pddl", "--timeout", "3"]
-    run = [
-        "run", "--model", "planner", "--module", "action-sequencing", "--dataset",
-        "virtualhome", "--limit", "1", "--output", "run", "--cache", "c.sqlite3",
-    ]  # fmt: skip
-    (tmp_path / "d.pddl").write_text(BLOCKS_DOMAIN, encoding="utf-8")
-    (tmp_path / "p.pddl").write_text(BLOCKS_PROBLEM, encoding="utf-8")
     with _Impostor() as peer:
-        for argv in (plan, run):
+        for argv in _ray_commands(tmp_path, "--timeout", "3"):
             # _cli's 120 s guard fails a regression (ray.init waited without end)
             proc = _cli(
                 *argv, "--executor", "ray", "--ray-address", peer.address, "--json", cwd=tmp_path
@@ -792,3 +791,41 @@ def test_a_plan_of_a_million_steps_is_refused_up_front(blocks: Path) -> None:
     assert code == 1 and doc["valid"] is False and doc["steps"] == steps, doc
     assert doc["error"]["step"] == 2
     assert time.process_time() - start < 60
+
+
+def test_a_fifo_output_without_a_reader_is_refused_and_with_one_is_written(
+    tmp_path: Path,
+) -> None:
+    """Opening a FIFO for writing waits for a reader (``evaluate housekeep
+    --write-episodes FIFO`` hung); without one it is refused at once, with one (a
+    process substitution such as ``>(gzip > f)``) the text goes through."""
+    import threading
+
+    from planproof.boundary import InputError, write_text
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(InputError, match="FIFO \\(named pipe\\) that no process reads"):
+        write_text(fifo, "lost\n")
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    for _ in range(1000):  # the reader's open is what the writer needs
+        try:
+            write_text(fifo, "delivered\n")
+            break
+        except InputError:
+            time.sleep(0.01)
+    reader.join(timeout=60)
+    assert got == [b"delivered\n"]
+    episodes = str(ROOT / "planproof" / "examples" / "housekeep" / "real_episodes.jsonl")
+    proc = _cli(
+        "evaluate", "housekeep", episodes, "--write-episodes", str(fifo), "--json", cwd=tmp_path
+    )
+    assert proc.returncode == 2 and "no process reads" in json.loads(proc.stdout)["message"]
+    from tools.probe_hostile import _run_dir
+
+    _run_dir(tmp_path / "run", 3)  # a real small run, so the page is built and written
+    os.mkfifo(tmp_path / "page.html")
+    proc = _cli("report", "run", "--output", "page.html", "--json", cwd=tmp_path)
+    assert proc.returncode == 2 and "no process reads" in json.loads(proc.stdout)["message"]

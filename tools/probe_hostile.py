@@ -272,7 +272,7 @@ SPECIAL_PATHS = (
     "directory", "under-a-file", "missing", "fifo", "/dev/null", "/dev/zero", "/dev/urandom",
 )  # fmt: skip
 
-OUTPUT_VALUES = ("existing-directory", "existing-file", "under-a-file", "/dev/null")
+OUTPUT_VALUES = ("existing-directory", "existing-file", "under-a-file", "fifo", "/dev/null")
 
 NUMBERS: tuple[str, ...] = ("nan", "inf", "-inf", "1e308", "1e400", "-1", "0", "ten", "")
 HUGE_NUMBER = "99999999999999999999"
@@ -491,6 +491,8 @@ def make_fixtures(d: Path, *, only: frozenset[str] | set[str] | None = None) -> 
     (d / "plain").write_text("x", encoding="utf-8")
     (d / "out-existing-directory").mkdir(exist_ok=True)
     (d / "out-existing-file").write_text("x", encoding="utf-8")
+    if not (d / "out-fifo").exists():
+        os.mkfifo(d / "out-fifo")  # nobody reads it: a writer that opens it blocks
     # "under-a-file" is a path below a regular file
     for name in ("under-a-file", "out-under-a-file"):
         target = d / name

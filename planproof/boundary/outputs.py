@@ -88,19 +88,54 @@ def output_dir(path: str | Path, *, source: str = "--output") -> Path:
 
 
 def write_text(path: str | Path, text: str, *, source: str = "--out") -> Path:
-    """Write UTF-8 text (parents created); every failure is a typed error."""
+    """Write UTF-8 text (parents created); every failure is a typed error. A FIFO is
+    written only when a process already reads it (``>(gzip > f)``): one without a reader
+    would block the writer forever, so it is refused at once, naming the path."""
+    import stat
+
     p = output_file(path, source=source)
     try:
         p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text, encoding="utf-8")
+        if p.exists() and stat.S_ISFIFO(p.stat().st_mode):
+            fd = _open_fifo_for_writing(p, source)
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        else:
+            p.write_text(text, encoding="utf-8")
     except (OSError, UnicodeEncodeError) as exc:
+        raise _cannot_write(str(p), exc, source) from None
+    return p
+
+
+def _open_fifo_for_writing(p: Path, source: str) -> int:
+    """A descriptor writing into the FIFO ``p`` (blocking once open), or a typed error at
+    once when no process reads it (``O_NONBLOCK`` makes that open fail with ``ENXIO``
+    instead of waiting for a reader)."""
+    import errno
+
+    try:
+        fd = os.open(p, os.O_WRONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        if exc.errno != errno.ENXIO:
+            raise
         raise InputError(
-            f"cannot write {p} ({getattr(exc, 'strerror', None) or exc})",
+            f"{p} is a FIFO (named pipe) that no process reads",
             source=source,
             kind="bad-output",
-            hint="check the path and its permissions",
+            hint="start its reader first, or give a regular file",
         ) from None
-    return p
+    os.set_blocking(fd, True)
+    return fd
+
+
+def _cannot_write(what: str, exc: OSError | UnicodeEncodeError, source: str) -> InputError:
+    """The typed error for a write that failed (after the checks: a full disk, a mode)."""
+    return InputError(
+        f"cannot write {what} ({getattr(exc, 'strerror', None) or exc})",
+        source=source,
+        kind="bad-output",
+        hint="check the path, its permissions and the free space",
+    )
 
 
 @contextlib.contextmanager
@@ -163,12 +198,7 @@ def replace_files(
         for name, chunks in files.items():
             replace_lines(out / name, chunks)
     except (OSError, UnicodeEncodeError) as exc:
-        raise InputError(
-            f"cannot write results to {out} ({getattr(exc, 'strerror', None) or exc})",
-            source=source,
-            kind="bad-output",
-            hint="check the path, its permissions and the free space",
-        ) from None
+        raise _cannot_write(f"results to {out}", exc, source) from None
 
 
 def replace_lines(path: Path, rows: Iterable[str]) -> None:

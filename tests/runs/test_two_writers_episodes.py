@@ -15,6 +15,7 @@ import pytest
 
 from planproof.boundary import output_lock
 from planproof.boundary.outputs import LOCK_NAME
+from tests.runs.test_two_writers import race_two
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "planproof" / "examples"
@@ -69,22 +70,7 @@ def test_two_writers_at_once_leave_one_complete_result(name: str, tmp_path: Path
     assert first.returncode in (0, 1), first.stderr
     expected = _records(name, alone)
     out = tmp_path / "shared"
-    procs = [
-        subprocess.Popen(
-            _argv(name, out),
-            env=_env(),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for _ in range(2)
-    ]
-    outs = [p.communicate(timeout=300) for p in procs]
-    codes = sorted(p.returncode for p in procs)
-    assert codes in ([first.returncode] * 2, sorted([first.returncode, 2])), outs
-    for p, (stdout, _) in zip(procs, outs, strict=True):
-        if p.returncode == 2:
-            assert json.loads(stdout)["error"] == "busy"
+    race_two(_argv(name, out), _env(), ok=first.returncode)
     assert _records(name, out) == expected  # whole, parsable, the same records
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     assert summary == json.loads((alone / "summary.json").read_text(encoding="utf-8"))
