@@ -138,3 +138,13 @@ def test_verify_cases_reach_the_cases_file(tmp_path: Path) -> None:
     assert result.stderr_head.startswith(
         "planproof: error: 3 of 3 case(s) are bad input, first line 1"
     ), result.stderr_head
+
+
+@pytest.mark.parametrize("content", ["empty", "whitespace"])
+def test_an_empty_cases_file_says_so_first(tmp_path: Path, content: str) -> None:
+    """Found by the probe's third run: the counts line came before the error line."""
+    make_fixtures(tmp_path, only={content})
+    case = {c.name: c for c in cli_cases()}[f"verify | --cases | {content}"]
+    result = run_case(case, tmp_path, bound=300)
+    assert result.status == "pass", result.why
+    assert result.stderr_head.startswith("planproof: error: no cases to verify")

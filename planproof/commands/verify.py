@@ -354,6 +354,8 @@ def _batch(
             print(json.dumps(out, sort_keys=True))
             advance()
     done = sum(counts.values())
+    if done == 0:  # the error is the first line on stderr, before any count
+        raise _Bad("no cases to verify")
     if first_bad is not None:  # says, first on stderr, why the status will be 2
         print(
             f"planproof: error: {counts['bad_input']} of {done} case(s) are bad input, "
@@ -365,8 +367,6 @@ def _batch(
         f"{counts['bad_input']} bad input",
         file=sys.stderr,
     )
-    if done == 0:
-        raise _Bad("no cases to verify")
     if counts["bad_input"]:
         return EXIT_BAD_INPUT
     return EXIT_INVALID if counts["invalid"] else EXIT_VALID
