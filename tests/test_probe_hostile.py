@@ -67,6 +67,7 @@ def test_arguments_are_classified_by_their_parser() -> None:
     assert kinds["ltl check", "--trace"] == "input"
     assert kinds["evaluate teach", "#0"] == "input"
     assert kinds["evaluate teach", "--output"] == "output"
+    assert kinds["evaluate housekeep", "--write-episodes"] == "output"  # written, not read
     assert kinds["run", "--temperature"] == "number"
     assert kinds["evaluate action-sequencing", "--dataset"] == "choice"
     assert kinds["ltl entails", "#1"] == "text"
@@ -121,3 +122,29 @@ def test_a_sample_of_the_probe_passes(tmp_path: Path) -> None:
     for name in SAMPLE:
         result = run_case(cases[name], tmp_path, bound=300)
         assert result.status == "pass", (name, result.why, result.stderr_head)
+
+
+def test_verify_cases_reach_the_cases_file(tmp_path: Path) -> None:
+    """``verify --cases`` with ``--domain`` is refused before the file is opened, so the
+    probe drops the options ``--cases`` stands instead of: each case reads its file."""
+    cases = [c for c in cli_cases() if c.name.startswith("verify | --cases | ")]
+    assert len(cases) == len(FILE_BYTES) + 7  # every file and every special path
+    for case in cases:
+        assert not {"--domain", "--problem", "--plan"} & set(case.argv), case.argv
+    make_fixtures(tmp_path, only={"json-lines-mixed"})
+    by_name = {c.name: c for c in cases}
+    result = run_case(by_name["verify | --cases | json-lines-mixed"], tmp_path, bound=300)
+    assert result.status == "pass" and result.exit_code == 2, result.why
+    assert result.stderr_head.startswith(
+        "planproof: error: 3 of 3 case(s) are bad input, first line 1"
+    ), result.stderr_head
+
+
+@pytest.mark.parametrize("content", ["empty", "whitespace"])
+def test_an_empty_cases_file_says_so_first(tmp_path: Path, content: str) -> None:
+    """Found by the probe's third run: the counts line came before the error line."""
+    make_fixtures(tmp_path, only={content})
+    case = {c.name: c for c in cli_cases()}[f"verify | --cases | {content}"]
+    result = run_case(case, tmp_path, bound=300)
+    assert result.status == "pass", result.why
+    assert result.stderr_head.startswith("planproof: error: no cases to verify")

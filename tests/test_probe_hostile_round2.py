@@ -427,23 +427,121 @@ def _closed_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.mark.parametrize("scheme", ["", "ray://"])
-def test_an_unreachable_ray_address_fails_at_once(tmp_path: Path, scheme: str) -> None:
-    pytest.importorskip("ray")
-    address = f"{scheme}127.0.0.1:{_closed_port()}"
-    plan = ["plan", "--domain", "d.pddl", "--problem", "p.pddl"]
+def _ray_commands(tmp_path: Path, *plan_options: str) -> list[list[str]]:
+    """``plan`` (on a blocks task written into ``tmp_path``) and ``run``, without the
+    executor options."""
+    (tmp_path / "d.pddl").write_text(BLOCKS_DOMAIN, encoding="utf-8")
+    (tmp_path / "p.pddl").write_text(BLOCKS_PROBLEM, encoding="utf-8")
+    plan = ["plan", "--domain", "d.pddl", "--problem", "p.pddl", *plan_options]
     run = [
         "run", "--model", "planner", "--module", "action-sequencing", "--dataset",
         "virtualhome", "--limit", "1", "--output", "run", "--cache", "c.sqlite3",
     ]  # fmt: skip
-    (tmp_path / "d.pddl").write_text(BLOCKS_DOMAIN, encoding="utf-8")
-    (tmp_path / "p.pddl").write_text(BLOCKS_PROBLEM, encoding="utf-8")
-    for argv in (plan, run):
+    return [plan, run]
+
+
+@pytest.mark.parametrize("scheme", ["", "ray://"])
+def test_an_unreachable_ray_address_fails_at_once(tmp_path: Path, scheme: str) -> None:
+    pytest.importorskip("ray")
+    address = f"{scheme}127.0.0.1:{_closed_port()}"
+    for argv in _ray_commands(tmp_path):
         # before: Ray retried for 871 s; _cli's 120 s guard fails a regression
         proc = _cli(*argv, "--executor", "ray", "--ray-address", address, "--json", cwd=tmp_path)
         assert proc.returncode == 2, proc.stderr
         doc = json.loads(proc.stdout)
         assert f"cannot reach Ray at {address}" in doc["message"]
+    assert not (tmp_path / "run" / "responses.jsonl").exists()
+
+
+class _Impostor:
+    """A loopback TCP server that accepts every connection and then either says nothing
+    (``reply`` None, holding the connection open), says ``reply`` and holds it, or (with
+    ``close``) says ``reply`` and hangs up: a process at a Ray address that is not Ray."""
+
+    def __init__(self, reply: bytes | None = None, *, close: bool = False) -> None:
+        import socket
+        import threading
+
+        self.reply, self.close = reply, close
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.address = f"127.0.0.1:{self.server.getsockname()[1]}"
+        self.held: list[socket.socket] = []
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.server.accept()
+            except OSError:  # closed by __exit__
+                return
+            if self.reply is not None:
+                conn.sendall(self.reply)
+            if self.close:
+                conn.close()
+            else:
+                self.held.append(conn)
+
+    def __enter__(self) -> _Impostor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.close()
+        for conn in self.held:
+            conn.close()
+
+
+IMPOSTORS: dict[str, tuple[bytes | None, bool]] = {
+    "silent": (None, False),
+    "garbage": (b"HTTP/1.1 400 Bad Request\r\n\r\n", False),
+    "hangs-up": (b"", True),
+    "short": (b"\x00\x00", False),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(IMPOSTORS))
+def test_a_ray_address_that_is_not_ray_is_refused_in_bounded_time(kind: str) -> None:
+    """The greeting is judged on what comes back before the limit, not on a clock read:
+    a silent peer never answers, so any limit refuses it."""
+    from planproof.executor import ExecutorError
+    from planproof.executor.config import check_reachable
+
+    reply, close = IMPOSTORS[kind]
+    with _Impostor(reply, close=close) as peer:
+        for address in (peer.address, f"ray://{peer.address}"):
+            with pytest.raises(ExecutorError, match="does not answer as Ray's gRPC server"):
+                check_reachable(address, 0.5)
+
+
+def test_an_http2_server_passes_the_greeting() -> None:
+    """The greeting accepted is what a real HTTP/2 server (the h2 library's, as gRPC's)
+    sends first; a real Ray head node's GCS port was checked by hand the same way
+    (docs/limits.md)."""
+    h2_connection = pytest.importorskip("h2.connection")
+    h2_config = pytest.importorskip("h2.config")
+    conn = h2_connection.H2Connection(h2_config.H2Configuration(client_side=False))
+    conn.initiate_connection()
+    from planproof.executor.config import check_reachable
+
+    with _Impostor(conn.data_to_send()) as peer:
+        check_reachable(peer.address, 5)
+        check_reachable(f"ray://{peer.address}", 5)
+
+
+def test_plan_and_run_refuse_a_silent_ray_address_with_exit_2(tmp_path: Path) -> None:
+    """Issue 30: a process that accepts the connection but is not Ray made ``ray.init``
+    wait without end; now exit 2 within the connect limit (10 s, or ``--timeout``)."""
+    pytest.importorskip("ray")
+    with _Impostor() as peer:
+        for argv in _ray_commands(tmp_path, "--timeout", "3"):
+            # _cli's 120 s guard fails a regression (ray.init waited without end)
+            proc = _cli(
+                *argv, "--executor", "ray", "--ray-address", peer.address, "--json", cwd=tmp_path
+            )
+            assert proc.returncode == 2, proc.stderr
+            doc = json.loads(proc.stdout)
+            assert "accepts connections but does not answer as Ray" in doc["message"]
+            assert "Traceback" not in proc.stderr
     assert not (tmp_path / "run" / "responses.jsonl").exists()
 
 
@@ -557,3 +655,177 @@ def test_an_oversized_file_in_a_case_is_named_not_read(blocks: Path) -> None:
     assert first["error"] == "too-large" and first["source"] == str(blocks / "huge.pddl")
     assert f"{MAX_FILE_BYTES + 1} bytes, over the limit" in str(first["message"])
     assert second["valid"] is True and code == 2
+
+
+# --- third round: more of each kind -------------------------------------------------------
+
+
+def test_a_symlink_to_a_fifo_or_a_device_is_refused_naming_the_link(blocks: Path) -> None:
+    os.mkfifo(blocks / "fifo")
+    (blocks / "to-fifo.pddl").symlink_to(blocks / "fifo")
+    (blocks / "to-zero.pddl").symlink_to("/dev/zero")
+    (blocks / "loop-a").symlink_to(blocks / "loop-b")
+    (blocks / "loop-b").symlink_to(blocks / "loop-a")
+    (blocks / "dangling").symlink_to(blocks / "nowhere")
+    expected = {
+        "to-fifo.pddl": "is a FIFO",
+        "to-zero.pddl": "is a character device",
+        "loop-a": "loop-a",
+        "dangling": "no such file",
+    }
+    for link, why in expected.items():
+        code, out, _ = _main(
+            "verify", "--domain", str(blocks / link), "--problem", str(blocks / "p.pddl"),
+            "--plan", str(blocks / "plan.txt"), "--json",
+        )  # fmt: skip
+        doc = json.loads(out)
+        assert code == 2 and doc["source"] == str(blocks / link), doc
+        assert why in doc["message"], doc
+    (blocks / "cases.jsonl").symlink_to(blocks / "fifo")
+    code, out, _ = _main("verify", "--cases", str(blocks / "cases.jsonl"))
+    (row,) = _case_lines(out)
+    assert code == 2 and row["error"] == "not-a-file" and "FIFO" in str(row["message"])
+
+
+def test_a_file_that_grows_after_its_size_was_checked_is_still_bounded(tmp_path: Path) -> None:
+    """The size check happens before the read; a file appended to in between is still
+    read no further than the bound (the read itself asks for at most bound + 1 bytes)."""
+    from planproof.boundary import InputError
+    from planproof.boundary.text import open_regular, read_limited
+
+    path = tmp_path / "growing.txt"
+    path.write_bytes(b"x" * 500)
+    with open_regular(path, max_bytes=1000) as fh:  # 500 bytes: accepted
+        with path.open("ab") as writer:
+            writer.write(b"y" * 1_000_000)
+        with pytest.raises(InputError, match="over the limit of 1000 bytes") as info:
+            read_limited(fh, source=str(path), max_bytes=1000)
+    assert info.value.kind == "too-large"
+
+
+def test_a_responses_file_that_is_a_directory_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "answers.json").mkdir()
+    code, out, _ = _main(
+        "evaluate", "action-sequencing", "--dataset", "virtualhome", "--responses",
+        str(tmp_path / "answers.json"), "--output", str(tmp_path / "out"), "--json",
+    )  # fmt: skip
+    doc = json.loads(out)
+    assert code == 2 and "is a directory" in doc["message"], doc
+    assert not (tmp_path / "out" / "results.jsonl").exists()
+
+
+def test_cases_that_name_the_cases_file_or_each_other_get_one_line_each(blocks: Path) -> None:
+    """A case naming the cases file itself as its domain, problem or plan file reads it
+    once more as that file (it is not PDDL: that case's error), never recursively."""
+    good = {"domain": "d.pddl", "problem": "p.pddl", "plan": "(pick-up a)"}
+    lines = [
+        {**good, "id": "self-domain", "domain": "cases.jsonl"},
+        {**good, "id": "self-problem", "problem": "cases.jsonl"},
+        {"id": "self-plan", "domain": "d.pddl", "problem": "p.pddl", "plan_file": "cases.jsonl"},
+        {**good, "id": "other", "domain": "more.jsonl"},
+        {**good, "id": "good"},
+    ]
+    (blocks / "cases.jsonl").write_text(
+        "".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8"
+    )
+    (blocks / "more.jsonl").write_text(json.dumps({**good, "domain": "cases.jsonl"}) + "\n")
+    start = time.process_time()
+    code, out, err = _main("verify", "--cases", str(blocks / "cases.jsonl"))
+    assert time.process_time() - start < 30
+    rows = {str(r["id"]): r for r in _case_lines(out)}
+    assert list(rows) == [str(x["id"]) for x in lines]
+    assert code == 2 and rows["good"]["valid"] is True
+    for name in ("self-domain", "self-problem", "other"):
+        assert rows[name]["ok"] is False and rows[name]["error"], rows[name]
+    assert rows["self-plan"]["ok"] is False, rows["self-plan"]  # JSON is not a plan
+    assert err.startswith("planproof: error: 4 of 5 case(s) are bad input, first self-domain")
+
+
+@pytest.mark.parametrize("where", ["domain", "problem", "plan"])
+def test_a_nul_byte_in_a_pddl_name_is_binary_data_named(blocks: Path, where: str) -> None:
+    files = {"domain": "d.pddl", "problem": "p.pddl", "plan": "plan.txt"}
+    path = blocks / files[where]
+    text = path.read_text(encoding="utf-8")
+    name = {"domain": "pick-up", "problem": "handempty", "plan": "pick-up"}[where]
+    path.write_bytes(text.replace(name, name[:3] + "\x00" + name[3:], 1).encode("utf-8"))
+    code, out, _ = _main(
+        "verify", "--domain", str(blocks / "d.pddl"), "--problem", str(blocks / "p.pddl"),
+        "--plan", str(path if where == "plan" else blocks / "plan.txt"), "--json",
+    )  # fmt: skip
+    doc = json.loads(out)
+    assert code == 2 and doc["error"] == "binary" and doc["source"] == str(path), doc
+
+
+def test_a_nul_byte_in_a_plan_on_standard_input_is_refused(blocks: Path) -> None:
+    proc = _cli(
+        "verify", "--domain", "d.pddl", "--problem", "p.pddl", "--plan", "-", "--json",
+        cwd=blocks, stdin="(pick\x00-up a)\n",
+    )  # fmt: skip
+    assert proc.returncode == 2 and json.loads(proc.stdout)["error"] == "binary", proc.stdout
+
+
+def test_a_plan_of_a_million_steps_is_refused_up_front(blocks: Path) -> None:
+    """10^6 steps (12 MB) is over the plan reader's MAX_LENGTH: refused before any step
+    runs; a plan just under the bound (80,000 steps) is checked step by step and fails
+    at its second step, all within a CPU budget."""
+    from planproof.pddl.plan_io import MAX_LENGTH
+
+    huge = blocks / "huge.txt"
+    huge.write_text("(pick-up a)\n" * 1_000_000, encoding="utf-8")
+    start = time.process_time()
+    code, out, _ = _main(
+        "verify", "--domain", str(blocks / "d.pddl"), "--problem", str(blocks / "p.pddl"),
+        "--plan", str(huge), "--json",
+    )  # fmt: skip
+    doc = json.loads(out)
+    assert code == 2 and doc["error"] == "too-long", doc
+    assert f"{MAX_LENGTH}" in doc["message"] or f"{MAX_LENGTH:,}" in doc["message"], doc
+    long = blocks / "long.txt"
+    steps = MAX_LENGTH // len("(pick-up a)\n") - 1
+    long.write_text("(pick-up a)\n" * steps, encoding="utf-8")
+    code, out, _ = _main(
+        "verify", "--domain", str(blocks / "d.pddl"), "--problem", str(blocks / "p.pddl"),
+        "--plan", str(long), "--json",
+    )  # fmt: skip
+    doc = json.loads(out)
+    assert code == 1 and doc["valid"] is False and doc["steps"] == steps, doc
+    assert doc["error"]["step"] == 2
+    assert time.process_time() - start < 60
+
+
+def test_a_fifo_output_without_a_reader_is_refused_and_with_one_is_written(
+    tmp_path: Path,
+) -> None:
+    """Opening a FIFO for writing waits for a reader (``evaluate housekeep
+    --write-episodes FIFO`` hung); without one it is refused at once, with one (a
+    process substitution such as ``>(gzip > f)``) the text goes through."""
+    import threading
+
+    from planproof.boundary import InputError, write_text
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(InputError, match="FIFO \\(named pipe\\) that no process reads"):
+        write_text(fifo, "lost\n")
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    for _ in range(1000):  # the reader's open is what the writer needs
+        try:
+            write_text(fifo, "delivered\n")
+            break
+        except InputError:
+            time.sleep(0.01)
+    reader.join(timeout=60)
+    assert got == [b"delivered\n"]
+    episodes = str(ROOT / "planproof" / "examples" / "housekeep" / "real_episodes.jsonl")
+    proc = _cli(
+        "evaluate", "housekeep", episodes, "--write-episodes", str(fifo), "--json", cwd=tmp_path
+    )
+    assert proc.returncode == 2 and "no process reads" in json.loads(proc.stdout)["message"]
+    from tools.probe_hostile import _run_dir
+
+    _run_dir(tmp_path / "run", 3)  # a real small run, so the page is built and written
+    os.mkfifo(tmp_path / "page.html")
+    proc = _cli("report", "run", "--output", "page.html", "--json", cwd=tmp_path)
+    assert proc.returncode == 2 and "no process reads" in json.loads(proc.stdout)["message"]

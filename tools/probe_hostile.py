@@ -66,7 +66,7 @@ def leaf_commands(
     return out
 
 
-OUTPUT_DESTS = frozenset({"output", "report", "out", "summary"})
+OUTPUT_DESTS = frozenset({"output", "report", "out", "summary", "write_episodes"})
 """Destinations written to rather than read."""
 FILE_DESTS = frozenset({"file", "trace", "universe", "plan", "cache"})
 """File arguments whose ``type`` is a plain string."""
@@ -140,12 +140,20 @@ class Base:
                 pos = [*pos, *[""] * (i + 1 - len(pos))] if i >= len(pos) else pos
                 pos[i] = value
             else:
-                opts = [(o, v) for o, v in opts if o != slot.option] + [(slot.option, value)]
+                dropped = {slot.option, *REPLACES.get((command, slot.option), ())}
+                opts = [(o, v) for o, v in opts if o not in dropped] + [(slot.option, value)]
         flat: list[Arg] = [*command, *pos]
         for o, v in opts:
             flat += [o] if v == "" and o in FLAG_OPTIONS else [o, v]
         return flat
 
+
+REPLACES: dict[tuple[tuple[str, ...], str], tuple[str, ...]] = {
+    (("verify",), "--cases"): ("--domain", "--problem", "--plan"),
+}
+"""Options that stand instead of others of the base: a case giving the first drops the
+others (``verify --cases`` with ``--domain`` is refused before the cases file is opened,
+so its cases would never reach the file)."""
 
 FLAG_OPTIONS = frozenset({"--no-planner", "--no-logic", "--ltl", "--gold"})
 PDDL = EXAMPLES / "pddl"
@@ -264,7 +272,7 @@ SPECIAL_PATHS = (
     "directory", "under-a-file", "missing", "fifo", "/dev/null", "/dev/zero", "/dev/urandom",
 )  # fmt: skip
 
-OUTPUT_VALUES = ("existing-directory", "existing-file", "under-a-file", "/dev/null")
+OUTPUT_VALUES = ("existing-directory", "existing-file", "under-a-file", "fifo", "/dev/null")
 
 NUMBERS: tuple[str, ...] = ("nan", "inf", "-inf", "1e308", "1e400", "-1", "0", "ten", "")
 HUGE_NUMBER = "99999999999999999999"
@@ -483,6 +491,8 @@ def make_fixtures(d: Path, *, only: frozenset[str] | set[str] | None = None) -> 
     (d / "plain").write_text("x", encoding="utf-8")
     (d / "out-existing-directory").mkdir(exist_ok=True)
     (d / "out-existing-file").write_text("x", encoding="utf-8")
+    if not (d / "out-fifo").exists():
+        os.mkfifo(d / "out-fifo")  # nobody reads it: a writer that opens it blocks
     # "under-a-file" is a path below a regular file
     for name in ("under-a-file", "out-under-a-file"):
         target = d / name

@@ -19,9 +19,11 @@ from planproof.boundary.json_doc import (
 )
 from planproof.boundary.options import check_seconds
 from planproof.boundary.outputs import (
+    optional_output_lock,
     output_dir,
     output_file,
     output_lock,
+    replace_files,
     replace_json,
     replace_lines,
     replace_text,
@@ -49,6 +51,7 @@ __all__ = [
     "json_lines",
     "loads",
     "open_regular",
+    "optional_output_lock",
     "output_dir",
     "output_file",
     "output_lock",
@@ -56,6 +59,7 @@ __all__ = [
     "read_json",
     "read_limited",
     "read_text",
+    "replace_files",
     "replace_json",
     "replace_lines",
     "replace_text",

@@ -11,7 +11,8 @@ import contextlib
 import json
 import os
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +20,11 @@ from planproof.boundary.errors import InputError
 
 __all__ = [
     "LOCK_NAME",
+    "optional_output_lock",
     "output_dir",
     "output_file",
     "output_lock",
+    "replace_files",
     "replace_json",
     "replace_lines",
     "replace_text",
@@ -85,19 +88,54 @@ def output_dir(path: str | Path, *, source: str = "--output") -> Path:
 
 
 def write_text(path: str | Path, text: str, *, source: str = "--out") -> Path:
-    """Write UTF-8 text (parents created); every failure is a typed error."""
+    """Write UTF-8 text (parents created); every failure is a typed error. A FIFO is
+    written only when a process already reads it (``>(gzip > f)``): one without a reader
+    would block the writer forever, so it is refused at once, naming the path."""
+    import stat
+
     p = output_file(path, source=source)
     try:
         p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text, encoding="utf-8")
+        if p.exists() and stat.S_ISFIFO(p.stat().st_mode):
+            fd = _open_fifo_for_writing(p, source)
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        else:
+            p.write_text(text, encoding="utf-8")
     except (OSError, UnicodeEncodeError) as exc:
+        raise _cannot_write(str(p), exc, source) from None
+    return p
+
+
+def _open_fifo_for_writing(p: Path, source: str) -> int:
+    """A descriptor writing into the FIFO ``p`` (blocking once open), or a typed error at
+    once when no process reads it (``O_NONBLOCK`` makes that open fail with ``ENXIO``
+    instead of waiting for a reader)."""
+    import errno
+
+    try:
+        fd = os.open(p, os.O_WRONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        if exc.errno != errno.ENXIO:
+            raise
         raise InputError(
-            f"cannot write {p} ({getattr(exc, 'strerror', None) or exc})",
+            f"{p} is a FIFO (named pipe) that no process reads",
             source=source,
             kind="bad-output",
-            hint="check the path and its permissions",
+            hint="start its reader first, or give a regular file",
         ) from None
-    return p
+    os.set_blocking(fd, True)
+    return fd
+
+
+def _cannot_write(what: str, exc: OSError | UnicodeEncodeError, source: str) -> InputError:
+    """The typed error for a write that failed (after the checks: a full disk, a mode)."""
+    return InputError(
+        f"cannot write {what} ({getattr(exc, 'strerror', None) or exc})",
+        source=source,
+        kind="bad-output",
+        hint="check the path, its permissions and the free space",
+    )
 
 
 @contextlib.contextmanager
@@ -136,6 +174,31 @@ def output_lock(path: str | Path, *, source: str = "--output") -> Iterator[Path]
         yield d
     finally:
         os.close(fd)  # releases the lock; the file stays (unlinking it would race)
+
+
+def optional_output_lock(
+    path: str | Path | None, *, source: str = "--output"
+) -> AbstractContextManager[Path | None]:
+    """:func:`output_lock` for an output that may not be asked for (``--output`` left
+    out: nothing to lock, ``None`` held)."""
+    if path is None:
+        return contextlib.nullcontext(None)
+    return output_lock(path, source=source)
+
+
+def replace_files(
+    out: Path, files: Mapping[str, Iterable[str]], *, source: str = "--output"
+) -> None:
+    """Each named file of the result directory ``out`` written from its text chunks and
+    replaced whole (:func:`replace_lines`), in order; a failure to write is a typed error
+    naming the directory. Meant to run under :func:`output_lock`: the lock keeps a second
+    writer out, the replacement keeps a reader (or a kill) from seeing half a file."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for name, chunks in files.items():
+            replace_lines(out / name, chunks)
+    except (OSError, UnicodeEncodeError) as exc:
+        raise _cannot_write(f"results to {out}", exc, source) from None
 
 
 def replace_lines(path: Path, rows: Iterable[str]) -> None:

@@ -120,25 +120,22 @@ def write_outputs(
     *,
     answers: Sequence[dict[str, Any]] = (),
     tasks: Sequence[Any] = (),
-) -> Path | str:
+) -> Path:
     """results.jsonl + summary.json (+ the answers scored, responses.jsonl, for the
-    report) in ``--output``; the directory, or an error message."""
-    from planproof.boundary import replace_json, replace_lines
+    report) in ``--output``; the directory (a failure to write is an InputError)."""
+    from planproof.boundary import replace_files
     from planproof.runs.modules import with_task_fields
 
     out = output_path(args, module)
     rows = with_task_fields([r.to_dict() for r in results], tasks)
-    try:  # each file replaced whole: a reader or a kill never sees half of one
-        out.mkdir(parents=True, exist_ok=True)
-        replace_lines(
-            out / "responses.jsonl", (json.dumps(a, ensure_ascii=False) + "\n" for a in answers)
-        )
-        replace_lines(
-            out / "results.jsonl", (json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
-        )
-        replace_json(out / "summary.json", summary, indent=2)
-    except OSError as exc:
-        return f"cannot write results to {out}: {exc}"
+    replace_files(  # each file replaced whole: a reader or a kill never sees half of one
+        out,
+        {
+            "responses.jsonl": (json.dumps(a, ensure_ascii=False) + "\n" for a in answers),
+            "results.jsonl": (json.dumps(r, ensure_ascii=False) + "\n" for r in rows),
+            "summary.json": (json.dumps(summary, indent=2) + "\n",),
+        },
+    )
     return out
 
 
@@ -185,8 +182,6 @@ def run_module(
             seconds=round(time.perf_counter() - start, 3),
         )
         out = write_outputs(args, module, results, summary, answers=answers, tasks=tasks)
-        if isinstance(out, str):
-            raise BadInput(out)
         if args.json:
             print(json.dumps(summary, indent=2))
         else:

@@ -424,6 +424,15 @@ def record_for(job: tuple[str, Any, Any, Any, bool, str]) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from planproof.boundary import optional_output_lock
+
+    # checked and held before the work: a second writer of --output is refused at once
+    with optional_output_lock(args.output):
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from planproof.boundary import replace_files
     from planproof.metrics.housekeep import Variants
     from planproof.simulators.housekeep.errors import HousekeepError
     from planproof.simulators.housekeep.preferences import default_store, load_store
@@ -471,16 +480,13 @@ def run(args: argparse.Namespace) -> int:
         records.append({"source": source, "index": index, **rec})
     summary = _summary(records, args)
     if args.output is not None:
-        try:
-            args.output.mkdir(parents=True, exist_ok=True)
-            with (args.output / "episodes.jsonl").open("w", encoding="utf-8") as fh:
-                for r in records:
-                    fh.write(json.dumps(r, sort_keys=True) + "\n")
-            (args.output / "summary.json").write_text(
-                json.dumps(summary, indent=2, sort_keys=True) + "\n", encoding="utf-8"
-            )
-        except OSError as err:
-            return _bad_input(args, f"cannot write to {args.output}: {err}")
+        replace_files(
+            args.output,
+            {
+                "episodes.jsonl": (json.dumps(r, sort_keys=True) + "\n" for r in records),
+                "summary.json": (json.dumps(summary, indent=2, sort_keys=True) + "\n",),
+            },
+        )
     if args.json:
         print(json.dumps({"summary": summary, "episodes": records}, indent=2, sort_keys=True))
     else:

@@ -147,14 +147,19 @@ def metrics_for(job: tuple[Any, dict[str, Any], str, bool]) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    from planproof.boundary import output_dir
+    from planproof.boundary import optional_output_lock
+
+    # checked and held before the work: a second writer of --output is refused at once
+    with optional_output_lock(args.output):
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     from planproof.executor import map_batched
     from planproof.simulators.partnr.errors import PartnrError
     from planproof.simulators.partnr.world import load_episodes
 
     config = executor_config(args)
-    if args.output is not None:
-        output_dir(args.output)  # refused before the work, not after it
     try:
         episodes = {e.episode_id: e for e in load_episodes(_load(args.episodes, "episodes.json"))}
         plans = _plans(_load(args.plans, "plans.json"))
@@ -241,16 +246,17 @@ def _failure_counts(records: list[dict[str, Any]], mismatches: int) -> dict[str,
 
 
 def _write(out: Path, records: list[dict[str, Any]], summary: dict[str, Any]) -> None:
-    """``results.jsonl`` and ``summary.json`` (tagged ``benchmark: partnr``)."""
-    try:
-        (out / "results.jsonl").write_text(
-            "".join(json.dumps(r) + "\n" for r in records), encoding="utf-8"
-        )
-        (out / "summary.json").write_text(
-            json.dumps({"benchmark": "partnr", **summary}, indent=2) + "\n", encoding="utf-8"
-        )
-    except OSError as err:
-        raise BadInput(f"cannot write to {out}: {err}") from None
+    """``results.jsonl`` and ``summary.json`` (tagged ``benchmark: partnr``), each
+    replaced whole."""
+    from planproof.boundary import replace_files
+
+    replace_files(
+        out,
+        {
+            "results.jsonl": (json.dumps(r) + "\n" for r in records),
+            "summary.json": (json.dumps({"benchmark": "partnr", **summary}, indent=2) + "\n",),
+        },
+    )
 
 
 def _table(records: list[dict[str, Any]], summary: Mapping[str, Any], mismatches: int) -> None:

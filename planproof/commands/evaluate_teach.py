@@ -46,15 +46,21 @@ def demo_dir() -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    from planproof.boundary import output_dir
+    from planproof.boundary import optional_output_lock
+
+    # checked and held before the work: a second writer of --output is refused at once
+    with optional_output_lock(args.output):
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from planproof.boundary import replace_files
     from planproof.metrics.summary_intervals import rate_entry
     from planproof.metrics.teach import episode_metrics, summarise, summarise_by_task
     from planproof.simulators.teach.episode import load_episodes, run_episode
     from planproof.simulators.teach.errors import TeachError
 
     paths: list[Path] = list(args.episodes) or [demo_dir()]
-    if args.output is not None:
-        output_dir(args.output)  # refused before the work, not after it
     try:
         if args.max_steps < 1 or args.max_failures < 1:
             raise TeachError("--max-steps and --max-failures must be positive")
@@ -127,17 +133,14 @@ def run(args: argparse.Namespace) -> int:
             f"{summary['overall']['gc_macro']:.1%} (TEACh's whole-object quirk in "
             "check_component_n_instances, docs/teach.md)"
         ]
-    try:
-        if args.output:
-            args.output.mkdir(parents=True, exist_ok=True)
-            (args.output / "results.jsonl").write_text(
-                "".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8"
-            )
-            (args.output / "summary.json").write_text(
-                json.dumps(summary, indent=2) + "\n", encoding="utf-8"
-            )
-    except OSError as exc:
-        return _fail(args, f"cannot write results: {exc}")
+    if args.output is not None:
+        replace_files(
+            args.output,
+            {
+                "results.jsonl": (json.dumps(r) + "\n" for r in rows),
+                "summary.json": (json.dumps(summary, indent=2) + "\n",),
+            },
+        )
     if args.json:
         print(json.dumps(summary, indent=2))
     else:

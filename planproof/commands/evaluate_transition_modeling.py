@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace, out: Path) -> int:
-    from planproof.boundary import replace_json, replace_lines
+    from planproof.boundary import replace_files
     from planproof.commands.eai_module import load_tasks
     from planproof.commands.matching import match, tell
     from planproof.commands.progress import progress_bar
@@ -133,15 +133,16 @@ def _run(args: argparse.Namespace, out: Path) -> int:
         **info,
     }
     rows = with_task_fields([t.to_dict() for t in report.tasks], tasks)
-    try:  # each file replaced whole: a reader or a kill never sees half of one
-        replace_lines(
-            out / "responses.jsonl",
-            (json.dumps({**r, "error": None}, ensure_ascii=False) + "\n" for r in responses),
-        )
-        replace_lines(out / "results.jsonl", (json.dumps(r, sort_keys=True) + "\n" for r in rows))
-        replace_json(out / "summary.json", summary, indent=2, sort_keys=True)
-    except OSError as exc:
-        raise BadInput(f"cannot write results to {out}: {exc}") from None
+    replace_files(  # each file replaced whole: a reader or a kill never sees half of one
+        out,
+        {
+            "responses.jsonl": (
+                json.dumps({**r, "error": None}, ensure_ascii=False) + "\n" for r in responses
+            ),
+            "results.jsonl": (json.dumps(r, sort_keys=True) + "\n" for r in rows),
+            "summary.json": (json.dumps(summary, indent=2, sort_keys=True) + "\n",),
+        },
+    )
     if args.json:
         print(json.dumps({"ok": True, **summary}, indent=2, sort_keys=True))
     else:

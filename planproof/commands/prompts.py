@@ -47,13 +47,10 @@ def run(args: argparse.Namespace) -> int:
     out: Path = args.output or Path("planproof-results")
     if out.suffix != ".jsonl":
         out = out / f"prompts-{args.module}-{args.dataset}.jsonl"
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        with out.open("w", encoding="utf-8") as f:
-            for p in prompts:
-                f.write(json.dumps(p.to_dict(), ensure_ascii=False) + "\n")
-    except OSError as exc:
-        return fail(args, f"cannot write prompts to {out}: {exc}")
+    from planproof.boundary import write_text
+
+    text = "".join(json.dumps(p.to_dict(), ensure_ascii=False) + "\n" for p in prompts)
+    write_text(out, text, source="--output")  # typed errors; a FIFO without a reader refused
     seconds = round(time.perf_counter() - start, 3)
     summary = {
         "module": args.module,

@@ -425,6 +425,7 @@ def _batch(
     from planproof.commands.progress import progress_bar
 
     counts = {"valid": 0, "invalid": 0, "bad_input": 0}
+    first_bad: dict[str, Any] | None = None
     repair = bool(args.repair)
     with progress_bar("verifying plans", total) as advance:
         for c in cases:
@@ -455,16 +456,23 @@ def _batch(
             except _Bad as bad:
                 out.update(bad.to_dict())
                 counts["bad_input"] += 1
+                first_bad = first_bad or out
             print(json.dumps(out, sort_keys=True))
             advance()
     done = sum(counts.values())
+    if done == 0:  # the error is the first line on stderr, before any count
+        raise _Bad("no cases to verify")
+    if first_bad is not None:  # says, first on stderr, why the status will be 2
+        print(
+            f"planproof: error: {counts['bad_input']} of {done} case(s) are bad input, "
+            f"first {first_bad.get('id')}: {first_bad.get('message')}",
+            file=sys.stderr,
+        )
     print(
         f"{done} plans: {counts['valid']} valid, {counts['invalid']} invalid, "
         f"{counts['bad_input']} bad input",
         file=sys.stderr,
     )
-    if done == 0:
-        raise _Bad("no cases to verify")
     if counts["bad_input"]:
         return EXIT_BAD_INPUT
     return EXIT_INVALID if counts["invalid"] else EXIT_VALID

@@ -477,10 +477,6 @@ def build_report(run_dirs: Sequence[Path]) -> str:
 
 def write_report(run_dirs: Sequence[Path], out: Path) -> Path:
     """Build the page and write it to ``out`` (parent directories created)."""
-    html = build_report(run_dirs)
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(html, encoding="utf-8")
-    except OSError as exc:
-        raise ReportError(f"{out}: cannot write the report ({exc})") from None
-    return out
+    from planproof.boundary import write_text
+
+    return write_text(out, build_report(run_dirs))  # a FIFO without a reader refused

@@ -33,6 +33,21 @@ def _lines(path: Path) -> list[dict[str, object]]:
     return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
 
 
+def race_two(argv: list[str], env: dict[str, str], *, ok: int = 0) -> None:
+    """Two processes of ``argv`` started at once on one output: each ends with ``ok``,
+    or is the loser refused as busy (exit 2, one JSON error)."""
+    procs = [
+        subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
+    outs = [p.communicate(timeout=300) for p in procs]
+    codes = sorted(p.returncode for p in procs)
+    assert codes in ([ok, ok], sorted([ok, 2])), outs
+    for p, (stdout, _) in zip(procs, outs, strict=True):
+        if p.returncode == 2:
+            assert json.loads(stdout)["error"] == "busy"
+
+
 def test_a_run_on_a_locked_directory_is_refused_before_any_call(tmp_path: Path) -> None:
     with StubServer(_answer) as stub, output_lock(tmp_path / "run"):
         done = subprocess.run(
@@ -50,23 +65,8 @@ def test_a_run_on_a_locked_directory_is_refused_before_any_call(tmp_path: Path) 
 def test_two_runs_at_once_pay_each_call_once_and_leave_one_complete_run(tmp_path: Path) -> None:
     distinct = len(set(_prompts()))
     with StubServer(_answer, delay=0.2) as stub:
-        procs = [
-            subprocess.Popen(
-                _command(stub, tmp_path, "--json"),
-                env=_env(),
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-            )
-            for _ in range(2)
-        ]
-        outs = [p.communicate(timeout=300) for p in procs]
+        race_two(_command(stub, tmp_path, "--json"), _env())
         assert stub.requests == distinct  # never both paying for a call
-    codes = sorted(p.returncode for p in procs)
-    assert codes in ([0, 0], [0, 2]), outs
-    if codes == [0, 2]:
-        loser = next(o for p, o in zip(procs, outs, strict=True) if p.returncode == 2)
-        assert json.loads(loser[0])["error"] == "busy"
     run = tmp_path / "run"
     responses = _lines(run / "responses.jsonl")
     assert len(responses) == TASKS and len({r["identifier"] for r in responses}) == TASKS
@@ -87,18 +87,7 @@ def _evaluate(out: Path) -> list[str]:
 
 def test_two_evaluates_on_one_output_leave_one_consistent_result(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    procs = [
-        subprocess.Popen(
-            _evaluate(out), env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-        )
-        for _ in range(2)
-    ]
-    outs = [p.communicate(timeout=300) for p in procs]
-    codes = sorted(p.returncode for p in procs)
-    assert codes in ([0, 0], [0, 2]), outs
-    for p, (stdout, _) in zip(procs, outs, strict=True):
-        if p.returncode == 2:
-            assert json.loads(stdout)["error"] == "busy"
+    race_two(_evaluate(out), _env())
     results = _lines(out / "results.jsonl")
     assert len(results) == 40 and len({r["identifier"] for r in results}) == 40
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
