@@ -56,10 +56,11 @@ reference's is unbounded; two alternatives per literal at most, so 12 such liter
 
 SUBGOAL_ACTIONS = frozenset(
     "DRINK EAT CUT TOUCH LOOKAT WATCH READ TYPE PUSH PULL MOVE SQUEEZE SLEEP WAKEUP RINSE "
-    "SCRUB WASH GRAB SWITCHOFF".split()
+    "SCRUB WASH WIPE GRAB SWITCHOFF".split()
 )
-"""The reference vocabulary's ``subgoal_actions``: any other action is an unknown
-primitive there."""
+"""``subgoal_actions`` of the vocabulary the evaluator loads (``resources/vocabulary.json``,
+which has ``WIPE``; ``resources/virtualhome/vocabulary.json`` has not): any other action is
+an unknown primitive there."""
 TL_PREDICATES = frozenset(
     "GRABBABLE CUTTABLE CAN_OPEN READABLE HAS_PAPER MOVABLE POURABLE CREAM HAS_SWITCH "
     "LOOKABLE HAS_PLUG DRINKABLE BODY_PART RECIPIENT CONTAINERS COVER_OBJECT SURFACES "
@@ -67,6 +68,15 @@ TL_PREDICATES = frozenset(
     "LYING PLUGGED_IN PLUGGED_OUT ONTOP INSIDE BETWEEN NEXT_TO FACING HOLDS_RH HOLDS_LH".split()
 )
 """The reference vocabulary's ``tl_predicates``."""
+ARITY: Mapping[str, int] = {
+    **dict.fromkeys(TL_PREDICATES, 1),
+    **dict.fromkeys(("ONTOP", "INSIDE", "BETWEEN", "NEXT_TO", "FACING", "HOLDS_RH", "HOLDS_LH"), 2),
+    **dict.fromkeys(SUBGOAL_ACTIONS, 1),
+    "SLEEP": 0,
+    "WAKEUP": 0,
+}
+"""The reference vocabulary's argument counts (``state_param_dict``, ``actio_param_dict``)."""
+PRIMITIVE = re.compile(r"([A-Za-z_]\w*)\s*\(([^()]*)\)")
 SUBGOAL_LINE = re.compile(r"\w+\(.*?\)")
 """What a line needs for the reference to keep it (``sample_state_from_compound_state``)."""
 CHARACTER_ID = "65"
@@ -155,6 +165,7 @@ class ReferenceSubgoalTask:
     unknown: str = ""
     split: bool = False
     translated: bool = False
+    goal_unreadable: bool = False
     actions: tuple[str, ...] = ()
 
     @property
@@ -295,6 +306,13 @@ def score_answer(task: Any, plan: SampledPlan) -> ReferenceSubgoalTask:
     ident = task.identifier
     if plan.lines is None or not plan.lines:
         return ReferenceSubgoalTask(ident, "NotParseable", plan=plan)
+    primitives = [m.groups() for line in plan.lines for m in PRIMITIVE.finditer(line)]
+    unknown = next((n.upper() for n, _ in primitives if n.upper() not in ARITY), "")
+    if unknown:  # its grammar's "Unknown primitive", before any other check
+        return ReferenceSubgoalTask(ident, "Hallucination", plan=plan, unknown=unknown)
+    wrong = any(len([a for a in args.split(",") if a.strip()]) != ARITY[n.upper()] for n, args in primitives)
+    if wrong:  # check_param_length runs before check_objects_in_scene and wins
+        return ReferenceSubgoalTask(ident, "Hallucination", argument_count=True, plan=plan)
     parsed = read_subgoal_formulas(list(plan.lines), task.world)
     if parsed.error is not None:
         if parsed.error.kind is ErrorKind.PARSING:
@@ -308,6 +326,8 @@ def score_answer(task: Any, plan: SampledPlan) -> ReferenceSubgoalTask:
     unknown = _unknown(parsed.subgoals)
     if unknown:
         return ReferenceSubgoalTask(ident, "Hallucination", plan=plan, unknown=unknown)
+    if goal_unreadable(task):
+        return ReferenceSubgoalTask(ident, "NotParseable", plan=plan, goal_unreadable=True)
     literals = [x for f in parsed.subgoals for x in _literals(f)]
     split = len(literals) > len(parsed.subgoals)
     try:
@@ -316,7 +336,21 @@ def score_answer(task: Any, plan: SampledPlan) -> ReferenceSubgoalTask:
         return ReferenceSubgoalTask(ident, "NotParseable", plan=plan, split=split)
 
 
-_Path = tuple[Any, tuple[Any, ...], int, tuple[str, ...], bool]
+def goal_unreadable(task: Any) -> bool:
+    """Can the reference not read the task's own goal formula? It parses it with its subgoal
+    vocabulary (an action goal such as ``POUR`` or ``WIPE`` is an unknown primitive there)
+    and asserts there is one (four tasks have none); the exception makes every answer that
+    gets this far ``NotParseable``."""
+    from planproof.ltl.ast import Atom, walk
+
+    parts = task.parts
+    if not (parts.states or parts.relations or parts.actions):
+        return True
+    names = {a.pred.upper() for g in parts.actions for a in walk(g) if isinstance(a, Atom)}
+    return bool(names - SUBGOAL_ACTIONS)
+
+
+_Path = tuple[Any, tuple[Any, ...], int, tuple[str, ...], bool, tuple[Any, ...]]
 
 
 def _run(task: Any, plan: SampledPlan, literals: Sequence[Any], split: bool) -> ReferenceSubgoalTask:
@@ -325,7 +359,7 @@ def _run(task: Any, plan: SampledPlan, literals: Sequence[Any], split: bool) -> 
     from planproof.metrics.subgoal_decomposition import _scorable
 
     scorable = _scorable(task)
-    queue: deque[_Path] = deque([(task.initial, (), 0, (), False)])
+    queue: deque[_Path] = deque([(task.initial, (), 0, (), False, ())])
     feasible: list[tuple[tuple[Any, ...], tuple[str, ...]]] = []
     failed: list[tuple[tuple[Any, ...], tuple[str, ...]]] = []
     completed = False
@@ -333,7 +367,7 @@ def _run(task: Any, plan: SampledPlan, literals: Sequence[Any], split: bool) -> 
     visited = 0
     while queue and visited < MAX_PATHS:
         visited += 1
-        state, done, i, errors, rule = queue.popleft()
+        state, done, i, errors, rule, seen = queue.popleft()
         if i == len(literals):
             completed = True
             translated = translated or rule
@@ -346,15 +380,17 @@ def _run(task: Any, plan: SampledPlan, literals: Sequence[Any], split: bool) -> 
         options = translate(literal, state)
         special = _translator_rule(literal, options)
         if not options:
-            queue.append((state, done, i + 1, errors, rule or special))
+            queue.append((state, done, i + 1, errors, rule or special, seen))
         for actions in options:
-            final, ran, additional, error = replay_as_reference(task, actions, start=state)
+            final, ran, additional, error = replay_as_reference(
+                task, actions, start=state, history=seen
+            )
             executed = (*done, *(actions[k] for k in ran))
             errs = (*errors, *["additional_step"] * additional)
             if error is not None:
                 failed.append((executed, (*errs, error)))
                 continue
-            queue.append((final, executed, i + 1, errs, rule or special))
+            queue.append((final, executed, i + 1, errs, rule or special, (*seen, state)))
     if feasible:
         seq, errs = min(feasible, key=lambda p: len(p[1]))
         category = "Correct"

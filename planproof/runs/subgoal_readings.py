@@ -62,6 +62,8 @@ def classify(own: Any, ref: Any) -> str:
         return "unknown-primitive"
     if ref.category == "NotParseable":
         return "reference-exception"
+    if ref.argument_count != (traj.error_type == "argument_count"):
+        return "argument-count-first"
     if not ref.executable and traj.executable:
         return "refinement-search"
     if ref.executable and not traj.executable:
