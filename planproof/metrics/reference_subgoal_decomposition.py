@@ -21,7 +21,9 @@ reading"; each step a class of ``docs/reference-differences.md``):
    (``translator-rule``: ``HOLDS_LH`` → ``FIND``, ``GRAB``; ``SITTING``, ``LYING``,
    ``DIRTY``, ``BETWEEN``, properties and ``NEXT_TO`` written from the object → nothing, the
    literal is skipped; ``INSIDE(character, x)`` → ``WALK``; ``not``: its translator fails,
-   the catch-all calls the plan ``NotParseable``), tried breadth-first over the templates'
+   the catch-all calls the plan ``NotParseable``, as it does for an action without
+   arguments such as ``WAKEUP()``, whose ``None`` arguments its object check iterates, and
+   for a task whose own goal it cannot read), tried breadth-first over the templates'
    alternatives; a literal is accepted once its actions execute, an additional step being
    accepted too (``additional-step-accepted``), never checking that the literal holds;
 5. **verdict** — executable once some path runs every literal; successful once some such
@@ -166,6 +168,7 @@ class ReferenceSubgoalTask:
     split: bool = False
     translated: bool = False
     goal_unreadable: bool = False
+    no_arguments: bool = False
     actions: tuple[str, ...] = ()
 
     @property
@@ -310,6 +313,9 @@ def score_answer(task: Any, plan: SampledPlan) -> ReferenceSubgoalTask:
     unknown = next((n.upper() for n, _ in primitives if n.upper() not in ARITY), "")
     if unknown:  # its grammar's "Unknown primitive", before any other check
         return ReferenceSubgoalTask(ident, "Hallucination", plan=plan, unknown=unknown)
+    if any(not args.strip() for _, args in primitives):
+        # SLEEP(), WAKEUP(): check_objects_in_scene iterates the action's args, None there
+        return ReferenceSubgoalTask(ident, "NotParseable", plan=plan, no_arguments=True)
     wrong = any(len([a for a in args.split(",") if a.strip()]) != ARITY[n.upper()] for n, args in primitives)
     if wrong:  # check_param_length runs before check_objects_in_scene and wins
         return ReferenceSubgoalTask(ident, "Hallucination", argument_count=True, plan=plan)
