@@ -57,17 +57,75 @@ MAX_PATHS = 4096
 reference's is unbounded; two alternatives per literal at most, so 12 such literals)."""
 
 SUBGOAL_ACTIONS = frozenset(
-    "DRINK EAT CUT TOUCH LOOKAT WATCH READ TYPE PUSH PULL MOVE SQUEEZE SLEEP WAKEUP RINSE "
-    "SCRUB WASH WIPE GRAB SWITCHOFF".split()
+    [
+        "DRINK",
+        "EAT",
+        "CUT",
+        "TOUCH",
+        "LOOKAT",
+        "WATCH",
+        "READ",
+        "TYPE",
+        "PUSH",
+        "PULL",
+        "MOVE",
+        "SQUEEZE",
+        "SLEEP",
+        "WAKEUP",
+        "RINSE",
+        "SCRUB",
+        "WASH",
+        "WIPE",
+        "GRAB",
+        "SWITCHOFF",
+    ]
 )
 """``subgoal_actions`` of the vocabulary the evaluator loads (``resources/vocabulary.json``,
 which has ``WIPE``; ``resources/virtualhome/vocabulary.json`` has not): any other action is
 an unknown primitive there."""
 TL_PREDICATES = frozenset(
-    "GRABBABLE CUTTABLE CAN_OPEN READABLE HAS_PAPER MOVABLE POURABLE CREAM HAS_SWITCH "
-    "LOOKABLE HAS_PLUG DRINKABLE BODY_PART RECIPIENT CONTAINERS COVER_OBJECT SURFACES "
-    "SITTABLE LIEABLE PERSON HANGABLE CLOTHES EATABLE CLOSED OPEN ON OFF SITTING DIRTY CLEAN "
-    "LYING PLUGGED_IN PLUGGED_OUT ONTOP INSIDE BETWEEN NEXT_TO FACING HOLDS_RH HOLDS_LH".split()
+    [
+        "GRABBABLE",
+        "CUTTABLE",
+        "CAN_OPEN",
+        "READABLE",
+        "HAS_PAPER",
+        "MOVABLE",
+        "POURABLE",
+        "CREAM",
+        "HAS_SWITCH",
+        "LOOKABLE",
+        "HAS_PLUG",
+        "DRINKABLE",
+        "BODY_PART",
+        "RECIPIENT",
+        "CONTAINERS",
+        "COVER_OBJECT",
+        "SURFACES",
+        "SITTABLE",
+        "LIEABLE",
+        "PERSON",
+        "HANGABLE",
+        "CLOTHES",
+        "EATABLE",
+        "CLOSED",
+        "OPEN",
+        "ON",
+        "OFF",
+        "SITTING",
+        "DIRTY",
+        "CLEAN",
+        "LYING",
+        "PLUGGED_IN",
+        "PLUGGED_OUT",
+        "ONTOP",
+        "INSIDE",
+        "BETWEEN",
+        "NEXT_TO",
+        "FACING",
+        "HOLDS_RH",
+        "HOLDS_LH",
+    ]
 )
 """The reference vocabulary's ``tl_predicates``."""
 ARITY: Mapping[str, int] = {
@@ -316,7 +374,9 @@ def score_answer(task: Any, plan: SampledPlan) -> ReferenceSubgoalTask:
     if any(not args.strip() for _, args in primitives):
         # SLEEP(), WAKEUP(): check_objects_in_scene iterates the action's args, None there
         return ReferenceSubgoalTask(ident, "NotParseable", plan=plan, no_arguments=True)
-    wrong = any(len([a for a in args.split(",") if a.strip()]) != ARITY[n.upper()] for n, args in primitives)
+    wrong = any(
+        len([a for a in args.split(",") if a.strip()]) != ARITY[n.upper()] for n, args in primitives
+    )
     if wrong:  # check_param_length runs before check_objects_in_scene and wins
         return ReferenceSubgoalTask(ident, "Hallucination", argument_count=True, plan=plan)
     parsed = read_subgoal_formulas(list(plan.lines), task.world)
@@ -359,7 +419,9 @@ def goal_unreadable(task: Any) -> bool:
 _Path = tuple[Any, tuple[Any, ...], int, tuple[str, ...], bool, tuple[Any, ...]]
 
 
-def _run(task: Any, plan: SampledPlan, literals: Sequence[Any], split: bool) -> ReferenceSubgoalTask:
+def _run(
+    task: Any, plan: SampledPlan, literals: Sequence[Any], split: bool
+) -> ReferenceSubgoalTask:
     from planproof.metrics.action_sequencing import evaluate_actions
     from planproof.metrics.reference_action_sequencing import replay_as_reference
     from planproof.metrics.subgoal_decomposition import _scorable
@@ -405,8 +467,10 @@ def _run(task: Any, plan: SampledPlan, literals: Sequence[Any], split: bool) -> 
         best: tuple[tuple[Any, ...], tuple[str, ...]] = ((), ())
         fewest = None
         for p in pool:
-            if fewest is None or len(p[1]) < fewest or (
-                len(p[1]) == fewest and len(p[0]) > len(best[0])
+            if (
+                fewest is None
+                or len(p[1]) < fewest
+                or (len(p[1]) == fewest and len(p[0]) > len(best[0]))
             ):
                 best, fewest = p, len(p[1])
         seq, errs = best
