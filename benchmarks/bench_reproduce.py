@@ -2,7 +2,7 @@
 reference, in one run.
 
     python benchmarks/bench_reproduce.py [--workers 2] [--every 30] [--tm-every N]
-                                         [--parts three readings sd-reading tm reference]
+                                         [--parts three readings tm reference]
 
 planproof, each part a fresh subprocess (process start and data loading included), wall
 time and the CPU time (user + sys) of its process tree, with the load average before and
@@ -296,12 +296,10 @@ def main() -> int:
                 f"both readings and the corrections {both:.1f} s CPU (+{both - own:.1f} s; "
                 f"load average before {load0}, after {_load()})"
             )
-        if "sd-reading" in args.parts:
-            load0 = _load()
             cpu_sd, answers, k = sd_reading()
             say(
                 f"SD reference reading alone, {k} files, {answers} answers in one process: "
-                f"{cpu_sd:.1f} s CPU (load average before {load0}, after {_load()})"
+                f"{cpu_sd:.1f} s CPU (load average after {_load()})"
             )
         if "tm" in args.parts:
             env = {**os.environ, "PLANPROOF_PLAN_CACHE_PATH": str(tmp / "cold-plans.sqlite3")}
@@ -372,9 +370,9 @@ def main() -> int:
     return 0
 
 
-PARTS = ("three", "readings", "sd-reading", "tm", "reference")
+PARTS = ("three", "readings", "tm", "reference")
 """``three``: GI + AS + SD; ``readings``: the cost of the reference reading (GI + AS, one
-process); ``tm``: transition modeling; ``reference``: its samples."""
+process; then SD's reading alone); ``tm``: transition modeling; ``reference``: its samples."""
 
 
 def say(line: str) -> None:

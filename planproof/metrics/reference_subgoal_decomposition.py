@@ -56,77 +56,21 @@ MAX_PATHS = 4096
 """Partial paths the breadth-first search over the templates' alternatives may visit (the
 reference's is unbounded; two alternatives per literal at most, so 12 such literals)."""
 
-SUBGOAL_ACTIONS = frozenset(
-    [
-        "DRINK",
-        "EAT",
-        "CUT",
-        "TOUCH",
-        "LOOKAT",
-        "WATCH",
-        "READ",
-        "TYPE",
-        "PUSH",
-        "PULL",
-        "MOVE",
-        "SQUEEZE",
-        "SLEEP",
-        "WAKEUP",
-        "RINSE",
-        "SCRUB",
-        "WASH",
-        "WIPE",
-        "GRAB",
-        "SWITCHOFF",
-    ]
+_ACTION_NAMES = (
+    "DRINK EAT CUT TOUCH LOOKAT WATCH READ TYPE PUSH PULL MOVE SQUEEZE SLEEP WAKEUP RINSE "
+    "SCRUB WASH WIPE GRAB SWITCHOFF"
 )
+SUBGOAL_ACTIONS = frozenset(_ACTION_NAMES.split())
 """``subgoal_actions`` of the vocabulary the evaluator loads (``resources/vocabulary.json``,
 which has ``WIPE``; ``resources/virtualhome/vocabulary.json`` has not): any other action is
 an unknown primitive there."""
-TL_PREDICATES = frozenset(
-    [
-        "GRABBABLE",
-        "CUTTABLE",
-        "CAN_OPEN",
-        "READABLE",
-        "HAS_PAPER",
-        "MOVABLE",
-        "POURABLE",
-        "CREAM",
-        "HAS_SWITCH",
-        "LOOKABLE",
-        "HAS_PLUG",
-        "DRINKABLE",
-        "BODY_PART",
-        "RECIPIENT",
-        "CONTAINERS",
-        "COVER_OBJECT",
-        "SURFACES",
-        "SITTABLE",
-        "LIEABLE",
-        "PERSON",
-        "HANGABLE",
-        "CLOTHES",
-        "EATABLE",
-        "CLOSED",
-        "OPEN",
-        "ON",
-        "OFF",
-        "SITTING",
-        "DIRTY",
-        "CLEAN",
-        "LYING",
-        "PLUGGED_IN",
-        "PLUGGED_OUT",
-        "ONTOP",
-        "INSIDE",
-        "BETWEEN",
-        "NEXT_TO",
-        "FACING",
-        "HOLDS_RH",
-        "HOLDS_LH",
-    ]
+_PREDICATE_NAMES = (
+    "GRABBABLE CUTTABLE CAN_OPEN READABLE HAS_PAPER MOVABLE POURABLE CREAM HAS_SWITCH "
+    "LOOKABLE HAS_PLUG DRINKABLE BODY_PART RECIPIENT CONTAINERS COVER_OBJECT SURFACES "
+    "SITTABLE LIEABLE PERSON HANGABLE CLOTHES EATABLE CLOSED OPEN ON OFF SITTING DIRTY CLEAN "
+    "LYING PLUGGED_IN PLUGGED_OUT ONTOP INSIDE BETWEEN NEXT_TO FACING HOLDS_RH HOLDS_LH"
 )
+TL_PREDICATES = frozenset(_PREDICATE_NAMES.split())
 """The reference vocabulary's ``tl_predicates``."""
 ARITY: Mapping[str, int] = {
     **dict.fromkeys(TL_PREDICATES, 1),

@@ -18,8 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from planproof.runs.action_readings import UNEXPLAINED, TaskCorrection
-from planproof.runs.goal_readings import corrections_table
+from planproof.runs.action_readings import UNEXPLAINED, TaskCorrection, task_verdict, with_reading
 
 DELTAS = ("success", "executable")
 
@@ -126,18 +125,15 @@ def failed_both(task: Any, message: str) -> SubgoalReadings:
 
 
 def summarize_both(results: Sequence[SubgoalReadings]) -> dict[str, Any]:
-    """planproof's summary with the reference reading's (``reference_reading``) and the
-    corrections table (``corrections``, counts in tasks) inside it."""
-    from planproof.metrics.reference_subgoal_decomposition import summarize_reference
-    from planproof.metrics.subgoal_decomposition import summarize
+    """planproof's summary with the reference reading's and the corrections inside it."""
+    from planproof.metrics import reference_subgoal_decomposition as ref
+    from planproof.metrics import subgoal_decomposition as own
 
-    summary = summarize([r.planproof for r in results])
-    summary["reference_reading"] = summarize_reference([r.reference for r in results])
-    fixes = [r.correction for r in results if r.correction is not None]
-    table = corrections_table(fixes, DELTAS)
-    table["deltas"] = list(DELTAS)
-    summary["corrections"] = table
-    return summary
+    pairs = [(r.planproof, r.reference, r.correction) for r in results]
+    own_summary = own.summarize([p[0] for p in pairs])
+    return with_reading(
+        own_summary, ref.summarize_reference([p[1] for p in pairs]), [p[2] for p in pairs], DELTAS
+    )
 
 
 def _reading_facts(r: SubgoalReadings) -> dict[str, str]:
@@ -157,18 +153,7 @@ def _reading_facts(r: SubgoalReadings) -> dict[str, str]:
 
 def verdicts_both(results: Sequence[SubgoalReadings]) -> list[dict[str, Any]]:
     """Each task's verdict in both readings and its correction."""
-    out: list[dict[str, Any]] = []
-    for r in results:
-        t = r.planproof.trajectory
-        out.append(
-            {
-                "identifier": t.identifier,
-                "executable": t.executable,
-                "success": t.success,
-                "error": t.error_type,
-                "reference": r.reference.to_dict(),
-                "correction": r.correction.to_dict() if r.correction else None,
-                "record": {**r.planproof.to_dict(), "reference_reading": _reading_facts(r)},
-            }
-        )
-    return out
+    return [
+        task_verdict(r.planproof.trajectory, r, r.planproof.to_dict(), _reading_facts(r))
+        for r in results
+    ]
