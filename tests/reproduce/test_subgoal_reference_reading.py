@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from planproof.data import DataUnavailableError
 from planproof.data.published import PublishedFile, published_files
@@ -233,3 +235,34 @@ def test_reading_gives_the_reference_code_verdict_on_every_stored_task(
                 differ.add((model, ident))
     assert compared == sum(len(v) for v in doc["models"].values())
     assert differ == TASK_DIFFERENCES
+
+
+_LINE = st.one_of(
+    st.sampled_from(["SLEEP", "WAKEUP", "STANDUP", "DRINK", "", "  "]),
+    st.lists(
+        st.sampled_from(["A(x.1)", "B(y.2, z.3)", "C()", "word", "D(q"]), min_size=1, max_size=3
+    ).map(" or ".join),
+)
+
+
+@given(st.lists(_LINE, max_size=8), st.integers(0, 2**16))
+def test_every_line_is_kept_dropped_or_blank(lines: list[str], seed: int) -> None:
+    """Each non-blank line is either dropped (no ``NAME(...)``) or kept as one of its own
+    disjuncts, in order; the draws come from the generator only."""
+    plan = R.sample_plan(json.dumps({"output": lines}), random.Random(seed))
+    assert plan.lines is not None
+    kept = iter(plan.lines)
+    dropped = 0
+    for line in (x.strip() for x in lines):
+        if not line:
+            continue
+        if line in ("SLEEP", "WAKEUP", "STANDUP"):
+            assert next(kept) == f"{line}()"
+        elif R.SUBGOAL_LINE.search(line):
+            assert next(kept) in line.split(" or ")
+        else:
+            dropped += 1
+    assert next(kept, None) is None
+    assert plan.dropped == dropped
+    again = R.sample_plan(json.dumps({"output": lines}), random.Random(seed))
+    assert again == plan
