@@ -203,9 +203,10 @@ def test_translator_templates(tasks: dict[str, Any]) -> None:
 
 
 VERDICTS = Path(__file__).parent.parent / "data" / "eai_sd" / "reference_sample_verdicts.json"
-TASK_DIFFERENCES: set[tuple[str, str]] = set()
-"""Stored per-task verdicts the reading does not give (docs/subgoal-decomposition.md):
-none."""
+TASK_DIFFERENCES = {("gpt-4o-2024-05-13", "332_2"), ("gpt-4o-2024-05-13", "813_2")}
+"""Stored per-task verdicts the reading does not give (docs/subgoal-decomposition.md,
+"Against the reference code"): 332_2 a disjunct the reference drew otherwise, 813_2 its
+``FIND`` of a body part, which needs closeness there."""
 
 
 @pytest.mark.data
