@@ -90,6 +90,39 @@ print(json.dumps({"own": t1 - t0, "both": t2 - t1, "cells": len(cells)}))
 """
 
 
+_SD_READING_CHILD = """
+import json, resource
+from planproof.data.published import published_files
+from planproof.metrics import reference_subgoal_decomposition as R
+from planproof.runs.modules import load_tasks
+tasks = {t.identifier: t for t in load_tasks("virtualhome")}
+files = [f for f in published_files("subgoal-decomposition", "virtualhome")]
+def cpu():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+t0 = cpu()
+n = 0
+for f in files:
+    rows = json.loads(f.path.read_text(encoding="utf-8"))
+    draws = R.file_draws(rows)
+    for row in rows:
+        i = str(row["identifier"]).removeprefix("scene_1_")
+        if i in tasks:
+            R.score_answer(tasks[i], draws[i])
+            n += 1
+print(json.dumps({"reading": cpu() - t0, "answers": n, "cells": len(files)}))
+"""
+
+
+def sd_reading() -> tuple[float, int, int]:
+    """CPU seconds, in one process with the data loaded, of subgoal decomposition's
+    reference reading alone on the 15 models' files (its extra cost in the sweep: the
+    corrections only compare the two verdicts), the answers and the files."""
+    _, _, out = timed([sys.executable, "-c", _SD_READING_CHILD])
+    doc = json.loads(out.strip().splitlines()[-1])
+    return float(doc["reading"]), int(doc["answers"]), int(doc["cells"])
+
+
 def readings() -> tuple[float, float, int]:
     """CPU seconds, in one process with the data loaded, of goal interpretation and action
     sequencing for the 15 models: planproof's reading alone, and both readings with the
@@ -263,6 +296,11 @@ def main() -> int:
                 f"both readings and the corrections {both:.1f} s CPU (+{both - own:.1f} s; "
                 f"load average before {load0}, after {_load()})"
             )
+            cpu_sd, answers, k = sd_reading()
+            say(
+                f"SD reference reading alone, {k} files, {answers} answers in one process: "
+                f"{cpu_sd:.1f} s CPU (load average after {_load()})"
+            )
         if "tm" in args.parts:
             env = {**os.environ, "PLANPROOF_PLAN_CACHE_PATH": str(tmp / "cold-plans.sqlite3")}
             load0 = _load()
@@ -334,7 +372,7 @@ def main() -> int:
 
 PARTS = ("three", "readings", "tm", "reference")
 """``three``: GI + AS + SD; ``readings``: the cost of the reference reading (GI + AS, one
-process); ``tm``: transition modeling; ``reference``: its samples."""
+process; then SD's reading alone); ``tm``: transition modeling; ``reference``: its samples."""
 
 
 def say(line: str) -> None:

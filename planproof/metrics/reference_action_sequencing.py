@@ -279,7 +279,11 @@ EXECUTOR_RULES = ("check-order", "switch-without-state", "grab-closeness")
 
 
 def replay_as_reference(
-    task: Any, actions: Sequence[Any], rules: Sequence[str] = EXECUTOR_RULES
+    task: Any,
+    actions: Sequence[Any],
+    rules: Sequence[str] = EXECUTOR_RULES,
+    start: Any = None,
+    history: Sequence[Any] = (),
 ) -> tuple[Any, list[int], int, str | None]:
     """Replay ``actions`` on planproof's simulator with the reference executor's check order
     where it is known to differ: (final state, indices of the executed steps that count as
@@ -289,13 +293,16 @@ def replay_as_reference(
     temporal-order checker says); a switch without an on/off state is an additional step; a
     grab leaves the character close to the first node the object was on, in or close to.
     ``rules`` chooses which of :data:`EXECUTOR_RULES` apply (the corrections table switches
-    them off one at a time to name the rule behind a verdict)."""
+    them off one at a time to name the rule behind a verdict). ``start``: the state to
+    replay from (the task's initial state by default; subgoal decomposition's reading runs
+    each subgoal's translated actions from where the last ones left off), ``history`` the
+    states before it (for the wrong-order test)."""
     from planproof.simulators.core import ErrorKind, StepError
 
     world = task.world
-    state = task.initial
+    state = task.initial if start is None else start
     keys = world.key_facts(state)
-    states = [state]
+    states = [*history, state]
     done: list[int] = []
     additional = 0
     for i, action in enumerate(actions):

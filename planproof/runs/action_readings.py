@@ -164,11 +164,26 @@ def summarize_both(results: Sequence[ActionReadings]) -> dict[str, Any]:
     from planproof.metrics.action_sequencing import summarize
     from planproof.metrics.reference_action_sequencing import summarize_reference
 
-    summary = summarize([r.planproof for r in results])
-    summary["reference_reading"] = summarize_reference([r.reference for r in results])
-    fixes = [r.correction for r in results if r.correction is not None]
-    table = corrections_table(fixes, DELTAS)
-    table["deltas"] = list(DELTAS)
+    return with_reading(
+        summarize([r.planproof for r in results]),
+        summarize_reference([r.reference for r in results]),
+        [r.correction for r in results],
+        DELTAS,
+    )
+
+
+def with_reading(
+    summary: dict[str, Any],
+    reading: dict[str, Any],
+    fixes: Sequence[TaskCorrection | None],
+    deltas: Sequence[str],
+) -> dict[str, Any]:
+    """``summary`` with the reference reading's summary and the corrections table (of the
+    per-task ``fixes``, None where the verdicts agree) inside it, as the sweep keeps them
+    for a module whose verdicts are compared task by task."""
+    summary["reference_reading"] = reading
+    table = corrections_table([f for f in fixes if f is not None], deltas)
+    table["deltas"] = list(deltas)
     summary["corrections"] = table
     return summary
 
@@ -192,18 +207,20 @@ def _reading_facts(r: ActionReadings) -> dict[str, str]:
 
 def verdicts_both(results: Sequence[ActionReadings]) -> list[dict[str, Any]]:
     """Each task's verdict in both readings and its correction."""
-    out: list[dict[str, Any]] = []
-    for r in results:
-        own = r.planproof
-        out.append(
-            {
-                "identifier": own.identifier,
-                "executable": own.executable,
-                "success": own.success,
-                "error": own.error_type,
-                "reference": r.reference.to_dict(),
-                "correction": r.correction.to_dict() if r.correction else None,
-                "record": {**r.planproof.to_dict(), "reference_reading": _reading_facts(r)},
-            }
-        )
-    return out
+    return [task_verdict(r.planproof, r, r.planproof.to_dict(), _reading_facts(r)) for r in results]
+
+
+def task_verdict(own: Any, r: Any, record: dict[str, Any], facts: dict[str, str]) -> dict[str, Any]:
+    """One task's verdict as the sweep keeps it: planproof's (``own``, a
+    :class:`~planproof.metrics.action_sequencing.TaskResult`), the reference reading's and
+    the correction of ``r`` (a readings pair), and the task's record for the drill-down with
+    the reading's ``facts``."""
+    return {
+        "identifier": own.identifier,
+        "executable": own.executable,
+        "success": own.success,
+        "error": own.error_type,
+        "reference": r.reference.to_dict(),
+        "correction": r.correction.to_dict() if r.correction else None,
+        "record": {**record, "reference_reading": facts},
+    }

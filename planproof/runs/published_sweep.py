@@ -150,16 +150,13 @@ def _scoring(cell: Cell) -> _Scoring:
             lambda rs: [_trajectory(r) for r in rs],
         )
     if cell.module == "subgoal-decomposition":
-        from planproof.interface.subgoals import SubgoalError
-        from planproof.metrics import subgoal_decomposition as sd
-        from planproof.simulators.core import ErrorKind
+        from planproof.runs import subgoal_readings as sr
 
-        return (
-            sd.evaluate_subgoal_response,
-            lambda t, msg: sd.grammar_error_result(t, SubgoalError(ErrorKind.PARSING, msg)),
-            sd.summarize,
-            lambda rs: [{**_trajectory(r.trajectory), "record": r.to_dict()} for r in rs],
-        )
+        def score_sd(t: Any, text: str) -> Any:
+            # the reference's disjunct draws depend on the file's earlier answers
+            return sr.score_both(t, text, sr.draws_for(cell.path).get(t.identifier))
+
+        return (score_sd, sr.failed_both, sr.summarize_both, sr.verdicts_both)
     raise ValueError(f"{cell.module} is not scored task by task")
 
 
