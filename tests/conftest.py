@@ -17,6 +17,8 @@ planner tests must run the planner."""
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -95,9 +97,19 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     cache.mkdir(exist_ok=True)
     _seed(cache)
     os.environ["PLANPROOF_CACHE_DIR"] = str(cache)
-    ray = base / "ray"  # short: Ray's socket paths must stay under 107 characters
-    ray.mkdir(exist_ok=True)
-    os.environ["RAY_TMPDIR"] = str(ray)
+    # Ray's socket paths must stay under 107 characters, which a worker's basetemp
+    # (/tmp/pytest-of-USER/pytest-N/popen-gwK/...) exceeds: a short directory of the
+    # session's own in the system's temporary directory, removed when the session ends.
+    os.environ["RAY_TMPDIR"] = tempfile.mkdtemp(prefix="pp-ray-")
+    # xdist's workers inherit COLUMNS=80 from execnet; the commands honour a COLUMNS the
+    # user set, so the suite runs without one, as a script or CI log would.
+    os.environ.pop("COLUMNS", None)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    ray = os.environ.get("RAY_TMPDIR", "")
+    if Path(ray).name.startswith("pp-ray-"):
+        shutil.rmtree(ray, ignore_errors=True)
 
 
 def pytest_report_header(config: pytest.Config) -> str:
