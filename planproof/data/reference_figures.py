@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 FIGURES_PATH = Path(__file__).resolve().parent / "reference" / "published_reference.json"
+WHOLE_FILES_PATH = Path(__file__).resolve().parent / "reference" / "whole_files.json"
+"""Per-task verdicts of the reference's whole-file runs (benchmarks/reference_whole_files.py)."""
 
 
 def reference_figures() -> dict[str, Any]:
