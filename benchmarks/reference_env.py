@@ -530,13 +530,15 @@ def run_reference_published(
     hash_seed: str | None = None,
     nice: int = 0,
     flavour: Flavour | None = None,
+    dataset: str = "virtualhome",
 ) -> PublishedRun:
     """Evaluate each responses file (model name → path) with the published reference's
     evaluator of ``module`` (planproof's name, e.g. ``goal-interpretation``), in one
     subprocess of the ``published`` environment. ``planner=False`` (transition modeling):
     the reference's planner fails at once, so only its logic-form figures are valid.
     ``hash_seed``, ``nice``: see :func:`_drive`; ``flavour``: another environment (e.g.
-    :data:`PUBLISHED_TM_FD2306`)."""
+    :data:`PUBLISHED_TM_FD2306`); ``dataset``: ``behavior`` for BEHAVIOR transition
+    modeling (the only module whose published evaluator scores BEHAVIOR answers)."""
     if module not in PUBLISHED_MODULES:
         raise ReferenceUnavailableError(f"the published reference has no evaluator for {module}")
     if flavour is None:
@@ -550,6 +552,8 @@ def run_reference_published(
         "planner": planner,
         "responses": {k: str(v) for k, v in responses.items()},
     }
+    if dataset != "virtualhome":
+        job["dataset"] = dataset
     what = f"the published reference's {module} evaluator"
     doc, wall = _drive(
         py,

@@ -9,7 +9,7 @@ Job::
 
     {"protocol": 1, "module": "goal_interpretation" | "action_sequence" |
                               "subgoal_decomposition" | "transition_modeling",
-     "workdir": "/tmp/...", "workers": 2,
+     "workdir": "/tmp/...", "workers": 2, "dataset": "virtualhome" | "behavior",
      "responses": {"<model>": "/path/to/<responses>.json", ...}}
 
 Each file is evaluated by one unmodified call of that module's ``evaluate_results`` on a
@@ -31,7 +31,10 @@ default is 5; this machine has 2 cores). ``"planner": false`` (transition modeli
 makes the reference's Fast Downward call fail at once instead of running: the evaluator's
 logic-form counts (precision / recall / F1 per predicate category) do not depend on it and
 come out as in a full run, in seconds instead of ~15 minutes per file; its planner-success
-figures are then meaningless and the caller drops them.
+figures are then meaningless and the caller drops them. ``dataset`` (default
+``virtualhome``): transition modeling's evaluator also scores BEHAVIOR answers
+(``dataset="behavior"``: the wheel's ``resources/behavior`` holds its domain, problems and
+categories; 200 s per plan).
 """
 
 from __future__ import annotations
@@ -179,7 +182,9 @@ class LogTasks(logging.Handler):
             self.current["planner_success"] = m.group(2) == "succeeded"
 
 
-def _evaluate(module: str, model: str, rows: list[dict[str, Any]], workdir: Path) -> Any:
+def _evaluate(
+    module: str, model: str, rows: list[dict[str, Any]], workdir: Path, dataset: str
+) -> Any:
     er = _module(module)
     llm_dir = workdir / model / "llm"
     target = llm_dir / module
@@ -189,7 +194,7 @@ def _evaluate(module: str, model: str, rows: list[dict[str, Any]], workdir: Path
     args = SimpleNamespace(
         mode="evaluate_results",
         eval_type=module,
-        dataset="virtualhome",
+        dataset=dataset,
         scene_id=1,
         llm_response_path=str(llm_dir),
         resource_dir=str(package / "resources"),
@@ -201,7 +206,9 @@ def _evaluate(module: str, model: str, rows: list[dict[str, Any]], workdir: Path
         return er.evaluate_results(args)[model]
 
 
-def run_model(module: str, model: str, source: Path, workdir: Path) -> dict[str, Any]:
+def run_model(
+    module: str, model: str, source: Path, workdir: Path, dataset: str = "virtualhome"
+) -> dict[str, Any]:
     rows = json.loads(source.read_text(encoding="utf-8"))
     logger = logging.getLogger(_module(module).__name__)
     handler = LogTasks(module, rows)
@@ -211,12 +218,17 @@ def run_model(module: str, model: str, source: Path, workdir: Path) -> dict[str,
     t0 = time.perf_counter()
     crash = None
     try:
-        result = _evaluate(module, model, rows, workdir)
+        result = _evaluate(module, model, rows, workdir, dataset)
     except ZeroDivisionError as exc:
         if module != "action_sequence":
             raise
         summary0, error_info0, counters = _after_the_loop(exc)
         result, crash = (summary0, error_info0), f"{type(exc).__name__}: {exc}"
+    except KeyError as exc:
+        if module != "transition_modeling":
+            raise
+        counters = _planner_counts(exc)
+        result, crash = (None,), f"{type(exc).__name__}: {exc}"
     finally:
         logger.removeHandler(handler)
     seconds = time.perf_counter() - t0
@@ -255,6 +267,29 @@ AS_COUNTERS = (
     "error_code_to_number",
 )
 """The action-sequencing evaluator's counters, the locals its summary is computed from."""
+
+
+def _planner_counts(exc: BaseException) -> dict[str, Any]:
+    """The transition-modeling evaluator's per-category planner counts (``[success,
+    total, rate]``) and logic-form scores (``[tp, fp, fn, precision, recall, f1]``) of a
+    run that raised while building its summary: on a part of a file without tasks of some
+    category, and on every BEHAVIOR file (it has three of the six categories), its
+    summary indexes a category it never scored. Read from the raising frame's locals, as
+    :func:`_after_the_loop`."""
+    tb = exc.__traceback__
+    while tb is not None:
+        local = tb.tb_frame.f_locals
+        if (
+            tb.tb_frame.f_code.co_name == "evaluate_results"
+            and "success_by_task_type_dict" in local
+        ):
+            seen = {
+                "success_by_task_type": local["success_by_task_type_dict"],
+                "full_predicate_type": local.get("full_predicate_type_res_dict"),
+            }
+            return dict(json.loads(json.dumps(seen)))
+        tb = tb.tb_next
+    raise exc
 
 
 def _after_the_loop(exc: BaseException) -> tuple[None, dict[str, Any], dict[str, Any]]:
@@ -317,8 +352,9 @@ def main(argv: list[str]) -> int:
 
         fd.FD.plan_from_pddl = no_planner
     workdir = Path(job["workdir"])
+    dataset = str(job.get("dataset", "virtualhome"))
     models = {
-        model: run_model(module, model, Path(path), workdir)
+        model: run_model(module, model, Path(path), workdir, dataset)
         for model, path in job["responses"].items()
     }
     versions = {}

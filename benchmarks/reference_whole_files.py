@@ -304,9 +304,12 @@ def as_summary(tasks: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
     }
 
 
-def tm_planner_rates(tasks: Mapping[str, Mapping[str, Any]]) -> dict[str, float]:
-    """The reference's planner-success rate per category (``success_by_task_type_dict``):
-    over the tasks its planner was run on (skipped and unreadable answers are not)."""
+def tm_planner_counts(
+    tasks: Mapping[str, Mapping[str, Any]],
+) -> dict[str, tuple[int, int]]:
+    """Category → (plans found, tasks planned) as the reference counts them
+    (``success_by_task_type_dict``): over the tasks its planner was run on (skipped and
+    unreadable answers are not)."""
     found = dict.fromkeys(TM_FIGURE_CATEGORIES, 0)
     total = dict.fromkeys(TM_FIGURE_CATEGORIES, 0)
     for rec in tasks.values():
@@ -315,7 +318,14 @@ def tm_planner_rates(tasks: Mapping[str, Mapping[str, Any]]) -> dict[str, float]
         for cat in rec.get("categories", []):
             total[cat] += 1
             found[cat] += int(bool(rec["planner_success"]))
-    return {c: round(100 * (found[c] / total[c] if total[c] else 0.0), 4) for c in total}
+    return {c: (found[c], total[c]) for c in TM_FIGURE_CATEGORIES}
+
+
+def tm_planner_rates(tasks: Mapping[str, Mapping[str, Any]]) -> dict[str, float]:
+    """The reference's planner-success rate per category, in percent (0 without tasks)."""
+    return {
+        c: round(100 * (f / n if n else 0.0), 4) for c, (f, n) in tm_planner_counts(tasks).items()
+    }
 
 
 def _comparable(tree: Any) -> Any:
@@ -368,6 +378,18 @@ def check_counters(tasks: Mapping[str, Any], counters: Mapping[str, Any]) -> Non
     theirs |= {ERROR_CODES[k]: v for k, v in counters["error_code_to_number"].items()}
     if {k: mine[k] for k in theirs} != theirs:
         raise AggregationMismatch(f"action-sequencing: recomputed {mine} != counters {theirs}")
+
+
+def check_planner_counts(tasks: Mapping[str, Any], counts: Mapping[str, Sequence[Any]]) -> None:
+    """As :func:`check_batch`, against the evaluator's per-category ``[success, total,
+    ...]`` planner counts (a batch whose summary it could not build: ``crash``)."""
+    zero = (0, 0)
+    theirs = {
+        c: (int(counts.get(c, zero)[0]), int(counts.get(c, zero)[1])) for c in TM_FIGURE_CATEGORIES
+    }
+    mine = tm_planner_counts(tasks)
+    if mine != theirs:
+        raise AggregationMismatch(f"transition-modeling: recomputed {mine} != counts {theirs}")
 
 
 # ------------------------------------------------------------------------------ running
@@ -434,6 +456,8 @@ def run_unit(unit: Unit, workdir: Path) -> dict[str, Any]:
             raise AggregationMismatch(f"{unit}: {again} != the reference's {res['summary']}")
     elif res["summary"] is not None:
         check_batch(unit.module, tasks, res["summary"])
+    elif unit.module == "transition-modeling":
+        check_planner_counts(tasks, res["counters"]["success_by_task_type"])
     else:
         check_counters(tasks, res["counters"])
     return {

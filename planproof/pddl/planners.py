@@ -45,6 +45,9 @@ class PlanStatus(StrEnum):
     SOLVED = "solved"
     UNSOLVABLE = "unsolvable"
     TIMEOUT = "timeout"
+    BUDGET = "budget"
+    """The search budget (expansions) was spent: no verdict, but the same on every machine
+    under any load, so it is cached and reported like a verdict."""
     UNSUPPORTED = "unsupported"
     ERROR = "error"
 
@@ -59,6 +62,8 @@ class PlanResult:
     seconds: float = 0.0
     reason: str = ""
     renamed: dict[str, dict[str, str]] = dataclasses.field(default_factory=dict)
+    expanded: int = 0
+    """States the builtin search expanded (0 for the other engines)."""
 
     @property
     def solved(self) -> bool:
@@ -75,6 +80,7 @@ class PlanResult:
             "seconds": round(self.seconds, 4),
             "reason": self.reason,
             "renamed": self.renamed,
+            "expanded": self.expanded,
         }
 
 
@@ -103,9 +109,13 @@ def plan(
     *,
     engine: str = "fast-downward",
     timeout: float = DEFAULT_TIMEOUT,
+    max_expansions: int | None = None,
 ) -> PlanResult:
     """Solve ``problem``; never raises for a planner failure (the status and reason say
-    what happened)."""
+    what happened). ``max_expansions`` (builtin engine only): a budget of search
+    expansions instead of ``timeout``, so that the verdict does not depend on the
+    machine's speed or load (status ``budget`` when it is spent); the other engines have
+    only the wall-clock ``timeout``."""
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
     t0 = time.perf_counter()
@@ -115,7 +125,8 @@ def plan(
     elif engine == "pyperplan":
         res = _pyperplan(domain, problem, timeout)
     elif engine == "builtin":
-        res = _builtin(domain, problem, t0 + timeout)
+        deadline = None if max_expansions is not None else t0 + timeout
+        res = _builtin(domain, problem, deadline, max_expansions)
     else:
         res = _bounded(_fast_downward, domain, problem, timeout)
     return dataclasses.replace(res, seconds=time.perf_counter() - t0)
@@ -287,7 +298,9 @@ def _grounded(engine: str, domain: Domain, problem: Problem) -> GroundTask | Pla
     return task
 
 
-def _builtin(domain: Domain, problem: Problem, deadline: float) -> PlanResult:
+def _builtin(
+    domain: Domain, problem: Problem, deadline: float | None, max_expansions: int | None = None
+) -> PlanResult:
     """Ground with :mod:`planproof.pddl.ground` and search in this process
     (:mod:`planproof.pddl.strips_search`): no process start, no PDDL text to re-read."""
     from planproof.pddl.strips_search import Action, search
@@ -296,15 +309,25 @@ def _builtin(domain: Domain, problem: Problem, deadline: float) -> PlanResult:
     if isinstance(task, PlanResult):
         return task
     actions = [Action(a.name, a.pre, a.adds, a.dels) for a in task.actions]
-    out = search(task.init, frozenset({task.goal}), actions, deadline=deadline)
+    out = search(
+        task.init,
+        frozenset({task.goal}),
+        actions,
+        deadline=deadline,
+        max_expansions=max_expansions,
+    )
+    n = out.expanded
+    if out.status == "budget":
+        return PlanResult("builtin", PlanStatus.BUDGET, reason=out.reason, expanded=n)
     if out.status == "limit":
-        return PlanResult("builtin", PlanStatus.TIMEOUT, reason=out.reason)
+        return PlanResult("builtin", PlanStatus.TIMEOUT, reason=out.reason, expanded=n)
     if out.status == "unsolvable":
         return PlanResult(
-            "builtin", PlanStatus.UNSOLVABLE, reason="no plan exists (search exhausted)"
+            "builtin", PlanStatus.UNSOLVABLE, reason="no plan exists (search exhausted)", expanded=n
         )
     origins = (task.actions[i].origin for i in out.plan)
-    return PlanResult("builtin", PlanStatus.SOLVED, tuple(o for o in origins if o is not None))
+    steps = tuple(o for o in origins if o is not None)
+    return PlanResult("builtin", PlanStatus.SOLVED, steps, expanded=n)
 
 
 # --- pyperplan ---------------------------------------------------------------------------
