@@ -77,9 +77,28 @@ from planproof.data.reference_figures import WHOLE_FILES_PATH
 HASH_SEED = "2"
 """The ``PYTHONHASHSEED`` with which the reference reproduces the paper (module docstring)."""
 NICE = 19
-BATCH = {"action-sequencing": 19, "subgoal-decomposition": 13, "transition-modeling": 8}
-"""Tasks per batch: one subprocess each (342 = 18 x 19, 338 = 26 x 13, 296 = 37 x 8)."""
-ORDER = ("action-sequencing", "subgoal-decomposition", "transition-modeling")
+BEHAVIOR = "transition-modeling-behavior"
+"""The data file's module name for BEHAVIOR transition modeling."""
+LOGIC_FORM = "logic-form"
+"""A BEHAVIOR cell's whole-file run with the planner disabled (its logic-form figures)."""
+BATCH = {
+    "action-sequencing": 19,
+    "subgoal-decomposition": 13,
+    "transition-modeling": 8,
+    BEHAVIOR: 10,
+}
+"""Tasks per batch: one subprocess each (342 = 18 x 19, 338 = 26 x 13, 296 = 37 x 8,
+100 = 10 x 10)."""
+ORDER = ("action-sequencing", "subgoal-decomposition", "transition-modeling", BEHAVIOR)
+PRIORITY = (
+    ("action-sequencing", "batches"),
+    (BEHAVIOR, LOGIC_FORM),
+    ("subgoal-decomposition", "batches"),
+    ("transition-modeling", "batches"),
+    (BEHAVIOR, "batches"),
+    ("action-sequencing", "already-whole"),
+)
+"""The order the runs are made in (module docstring)."""
 ALREADY_WHOLE = {
     "action-sequencing": ("claude-3-haiku-20240307", "claude-3-opus-20240229"),
 }
@@ -104,7 +123,8 @@ class AggregationMismatch(RuntimeError):
 
 @dataclass(frozen=True)
 class Unit:
-    """One batch: tasks ``[start, start + size)`` of one published file."""
+    """One batch: tasks ``[index * size, (index + 1) * size)`` of one published file, or
+    (``index`` -1, :data:`LOGIC_FORM`) a BEHAVIOR file's whole logic-form run."""
 
     module: str
     model: str
@@ -114,7 +134,16 @@ class Unit:
 
     @property
     def key(self) -> str:
-        return str(self.index)
+        return LOGIC_FORM if self.index < 0 else str(self.index)
+
+    @property
+    def dataset(self) -> str:
+        return "behavior" if self.module == BEHAVIOR else "virtualhome"
+
+    @property
+    def evaluator(self) -> str:
+        """The reference module that scores it (planproof's name)."""
+        return "transition-modeling" if self.module == BEHAVIOR else self.module
 
 
 def _sha(path: Path) -> str:
@@ -393,25 +422,25 @@ def check_planner_counts(tasks: Mapping[str, Any], counts: Mapping[str, Sequence
 
 
 # ------------------------------------------------------------------------------ running
-def units(
-    modules: Sequence[str], models: Sequence[str] | None, *, already_whole: bool = True
-) -> Iterator[Unit]:
-    """Every batch, in priority order (module docstring)."""
-    late: list[Unit] = []
+def units(modules: Sequence[str], models: Sequence[str] | None) -> list[Unit]:
+    """Every batch, in :data:`PRIORITY` order."""
+    groups: dict[tuple[str, str], list[Unit]] = {k: [] for k in PRIORITY}
     for module in ORDER:
         if module not in modules:
             continue
-        for f in published_files(module, "virtualhome"):
+        dataset = "behavior" if module == BEHAVIOR else "virtualhome"
+        published = "transition-modeling" if module == BEHAVIOR else module
+        for f in published_files(published, dataset):
             if models and f.model not in models:
                 continue
             n = len(json.loads(f.path.read_text(encoding="utf-8")))
             size = BATCH[module]
             batch = [Unit(module, f.model, f.path, i, size) for i in range((n + size - 1) // size)]
-            if f.model in ALREADY_WHOLE.get(module, ()):
-                late += batch if already_whole else []
-            else:
-                yield from batch
-    yield from late
+            if module == BEHAVIOR:
+                groups[(module, LOGIC_FORM)].append(Unit(module, f.model, f.path, -1, size))
+            whole = f.model in ALREADY_WHOLE.get(module, ())
+            groups[(module, "already-whole" if whole else "batches")] += batch
+    return [u for k in PRIORITY for u in groups[k]]
 
 
 def cell_of(doc: dict[str, Any], unit: Unit) -> dict[str, Any]:
@@ -426,20 +455,20 @@ def cell_of(doc: dict[str, Any], unit: Unit) -> dict[str, Any]:
 
 
 def flavour_of(module: str) -> Flavour:
-    return PUBLISHED_TM_FD2306 if module == "transition-modeling" else PUBLISHED
+    return PUBLISHED_TM_FD2306 if module in ("transition-modeling", BEHAVIOR) else PUBLISHED
 
 
 def run_unit(unit: Unit, workdir: Path) -> dict[str, Any]:
     """One batch through the reference: its stored form."""
     rows = json.loads(unit.path.read_text(encoding="utf-8"))
-    part = rows[unit.index * unit.size : (unit.index + 1) * unit.size]
-    src = workdir / "batches" / unit.module / f"{unit.model}-{unit.index}.json"
+    part = rows if unit.index < 0 else rows[unit.index * unit.size : (unit.index + 1) * unit.size]
+    src = workdir / "batches" / unit.module / f"{unit.model}-{unit.key}.json"
     src.parent.mkdir(parents=True, exist_ok=True)
     src.write_text(json.dumps(part), encoding="utf-8")
-    out = workdir / "runs" / unit.module / f"{unit.model}-{unit.index}"
+    out = workdir / "runs" / unit.module / f"{unit.model}-{unit.key}"
     shutil.rmtree(out, ignore_errors=True)  # a stale error_info.json would be "already done"
     run = run_reference_published(
-        unit.module,
+        unit.evaluator,
         {unit.model: src},
         out,
         workers=1,
@@ -447,16 +476,20 @@ def run_unit(unit: Unit, workdir: Path) -> dict[str, Any]:
         hash_seed=HASH_SEED,
         nice=NICE,
         flavour=flavour_of(unit.module),
+        planner=unit.index >= 0,
+        dataset=unit.dataset,
     )
     res = run.models[unit.model]
-    tasks = compact_tasks(unit.module, res["tasks"])
+    if unit.index < 0:
+        return logic_form_entry(res, run.versions)
+    tasks = compact_tasks(unit.evaluator, res["tasks"])
     if unit.module == "subgoal-decomposition":
         again = sd_summary_of(unit.model, src, tasks, out.with_name(out.name + "-check"))
         if _comparable(again) != _comparable(res["summary"]):
             raise AggregationMismatch(f"{unit}: {again} != the reference's {res['summary']}")
     elif res["summary"] is not None:
-        check_batch(unit.module, tasks, res["summary"])
-    elif unit.module == "transition-modeling":
+        check_batch(unit.evaluator, tasks, res["summary"])
+    elif unit.evaluator == "transition-modeling":
         check_planner_counts(tasks, res["counters"]["success_by_task_type"])
     else:
         check_counters(tasks, res["counters"])
@@ -471,6 +504,30 @@ def run_unit(unit: Unit, workdir: Path) -> dict[str, Any]:
     }
 
 
+def logic_form_entry(res: Mapping[str, Any], versions: Mapping[str, str]) -> dict[str, Any]:
+    """A BEHAVIOR file's logic-form figures as the reference computes them: its
+    per-category ``[tp, fp, fn, precision, recall, f1]`` (read where its summary raises,
+    :func:`reference_published_driver._planner_counts`), in percent rounded as its
+    summary rounds (4 digits)."""
+    scores = res["counters"]["full_predicate_type"]
+    figures = {
+        f"{cat}_{name}": round(100 * float(v[3 + i]), 4)
+        for cat, v in sorted(scores.items())
+        for i, name in enumerate(("precision", "recall", "f1"))
+    }
+    return {
+        "figures": figures,
+        "counts": {cat: v[:3] for cat, v in sorted(scores.items())},
+        "tasks": {
+            k: compact_tasks("transition-modeling", {k: t})[k] for k, t in res["tasks"].items()
+        },
+        "seconds": round(float(res["seconds"]), 1),
+        "date": _now(),
+        "versions": dict(versions),
+        "crash": res.get("crash"),
+    }
+
+
 def finish_cell(module: str, model: str, cell: dict[str, Any], workdir: Path) -> None:
     """When every batch of the cell is stored: its whole-file summary and figures."""
     batches = cell["batches"]
@@ -478,7 +535,7 @@ def finish_cell(module: str, model: str, cell: dict[str, Any], workdir: Path) ->
     done = sum(len(b["ids"]) for b in batches.values())
     cell["tasks_run"] = done
     cell["whole"] = len(batches) == n_batches and done == cell["of"]
-    if not cell["whole"] or "figures" in cell:
+    if not cell["whole"] or "figures" in cell or (module == BEHAVIOR and LOGIC_FORM not in cell):
         return
     tasks = {k: v for b in batches.values() for k, v in b["tasks"].items()}
     from differential_published import subgoal_figures, trajectory_figures
@@ -489,6 +546,12 @@ def finish_cell(module: str, model: str, cell: dict[str, Any], workdir: Path) ->
     elif module == "transition-modeling":
         rates = tm_planner_rates(tasks)
         cell["figures"] = {f"{c}_planner_success_rate": v for c, v in rates.items()}
+    elif module == BEHAVIOR:
+        counts = tm_planner_counts(tasks)
+        planned = {c: v for c, v in counts.items() if v[1]}
+        cell["figures"] = {
+            f"{c}_planner_success_rate": round(100 * f / n, 4) for c, (f, n) in planned.items()
+        } | cell.get(LOGIC_FORM, {}).get("figures", {})
     else:
         cell["summary"] = sd_whole_summary(model, tasks, workdir)
         cell["figures"] = subgoal_figures(cell["summary"])
@@ -559,6 +622,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         ran = 0
         for unit in units(modules, args.model):
             cell = cell_of(doc, unit)
+            if unit.index < 0:
+                if LOGIC_FORM not in cell:
+                    if args.max_batches and ran >= args.max_batches:
+                        break
+                    cell[LOGIC_FORM] = run_unit(unit, args.workdir)
+                    ran += 1
+                    save(doc, args.data)
+                    print(f"{_now()} {unit.module} {unit.model} {LOGIC_FORM}", flush=True)
+                continue
             if unit.key not in cell["batches"]:
                 if args.max_batches and ran >= args.max_batches:
                     break

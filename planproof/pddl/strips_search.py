@@ -207,10 +207,9 @@ def search(
                 return dataclasses.replace(step, expanded=expanded, stored=sum(sizes))
             sizes[k] = step
             expanded += 1
-        if max_expansions is not None and expanded >= max_expansions:
-            return Outcome(
-                "budget", (), expanded, sum(sizes), f"expansion budget of {max_expansions:,} spent"
-            )
+            if expanded == max_expansions:
+                reason = f"expansion budget of {max_expansions:,} spent"
+                return Outcome("budget", (), expanded, sum(sizes), reason)
         if deadline is not None and expanded % CHECK_EVERY == 0 and time.perf_counter() > deadline:
             return Outcome("limit", (), expanded, sum(sizes), "time bound reached")
         if sum(sizes) > max_states:
