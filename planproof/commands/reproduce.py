@@ -56,6 +56,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-planner", action="store_true", help="transition modeling: F1 only, no planner"
     )
+    parser.add_argument(
+        "--datasets",
+        nargs="+",
+        choices=("virtualhome", "behavior"),
+        default=["virtualhome", "behavior"],
+        help="datasets to score (BEHAVIOR: transition modeling, the one BEHAVIOR module with "
+        "published answers; default both)",
+    )
     parser.add_argument("--all-figures", action="store_true", help="print every figure group")
     parser.add_argument("--no-cache", action="store_true", help="score every cell again")
     parser.add_argument("--json", action="store_true", help="print the tables as JSON")
@@ -241,31 +249,47 @@ def build(
     """Rows per section, Kendall's taus and notes, from the scored cells."""
     from planproof.data.paper_eai import paper_figure
     from planproof.data.published import MODELS
-    from planproof.report.leaderboard import JSON_LOADS, TM_COUNTING, rows_for, taus, user_row
+    from planproof.report.leaderboard import (
+        JSON_LOADS,
+        TM_BEHAVIOR,
+        TM_BEHAVIOR_COUNTING,
+        TM_COUNTING,
+        rows_for,
+        taus,
+        user_row,
+    )
     from planproof.runs.published_sweep import figures
 
     reference, notes = _reference_lookup()
 
     def paper(name: str, module: str, fig: str) -> float | None:
-        f = paper_figure(name, module, fig)
+        if module == TM_BEHAVIOR:
+            f = paper_figure(name, "transition-modeling", fig, dataset="behavior")
+        else:
+            f = paper_figure(name, module, fig)
         return None if f is None else f.value
 
     pp: dict[str, dict[str, dict[str, float]]] = {}
     for r in results:
         cell = r["cell"]
+        behavior = cell.get("dataset") == "behavior"
         section = JSON_LOADS if cell["repeated"] == "last" else cell["module"]
+        section = TM_BEHAVIOR if behavior else section
         pp.setdefault(section, {})[cell["model"]] = r["figures"]
         counted = r["summary"].get("reference_counting")
         if cell["module"] == "transition-modeling" and isinstance(counted, dict):
-            pp.setdefault(TM_COUNTING, {})[cell["model"]] = {
-                k.replace("non-spatial", "non_spatial"): float(v) for k, v in counted.items()
-            }
+            pp.setdefault(TM_BEHAVIOR_COUNTING if behavior else TM_COUNTING, {})[
+                cell["model"]
+            ] = {k.replace("non-spatial", "non_spatial"): float(v) for k, v in counted.items()}
     chosen = [(s, n) for s, n in MODELS.items() if not models or s in models]
     sections: dict[str, list[Any]] = {}
     all_taus: list[Any] = []
     for module in modules:
-        extra = {"action-sequencing": JSON_LOADS, "transition-modeling": TM_COUNTING}
-        for section in (module, extra[module]) if module in extra else (module,):
+        extra = {
+            "action-sequencing": (JSON_LOADS,),
+            "transition-modeling": (TM_COUNTING, TM_BEHAVIOR, TM_BEHAVIOR_COUNTING),
+        }
+        for section in (module, *extra.get(module, ())):
             if section not in pp:
                 continue
             rows = rows_for(section, chosen, pp[section], paper, reference)
@@ -357,7 +381,9 @@ def run(args: argparse.Namespace) -> int:
                 )
             models.append(stem)
     user = _user_runs(args.run)
-    cells = published_cells(args.modules, models, planner=not args.no_planner)
+    cells = published_cells(
+        args.modules, models, planner=not args.no_planner, datasets=args.datasets
+    )
     results = score_cells(cells, args)
     if not results:
         raise BadInput("no published file could be scored (see the warnings above)")

@@ -72,20 +72,26 @@ def published_cells(
     *,
     planner: bool = True,
     reference_reading: bool = True,
+    datasets: Sequence[str] = ("virtualhome",),
 ) -> list[Cell]:
-    """Every published VirtualHome cell of ``modules`` (and ``models``), fetching the
-    published files on first use. With ``reference_reading`` action sequencing is also
-    scored with the reference's reading of repeated keys (a second cell per model)."""
-    from planproof.data.published import published_files
+    """Every published cell of ``modules`` (and ``models``) on ``datasets``, fetching the
+    published files on first use: VirtualHome for the four modules, BEHAVIOR for
+    transition modeling (the only BEHAVIOR module with published answers). With
+    ``reference_reading`` action sequencing is also scored with the reference's reading of
+    repeated keys (a second cell per model)."""
+    from planproof.data.published import FOLDERS, published_files
 
     cells: list[Cell] = []
-    for module in modules:
-        for f in published_files(module, "virtualhome"):
-            if models and f.model not in models:
+    for dataset in datasets:
+        for module in modules:
+            if (module, dataset) not in FOLDERS:
                 continue
-            cells.append(Cell(f.model, module, "virtualhome", str(f.path), planner=planner))
-            if module == "action-sequencing" and reference_reading:
-                cells.append(Cell(f.model, module, "virtualhome", str(f.path), repeated="last"))
+            for f in published_files(module, dataset):
+                if models and f.model not in models:
+                    continue
+                cells.append(Cell(f.model, module, dataset, str(f.path), planner=planner))
+                if module == "action-sequencing" and reference_reading:
+                    cells.append(Cell(f.model, module, dataset, str(f.path), repeated="last"))
     return cells
 
 
@@ -219,10 +225,10 @@ def _transition_modeling(cell: Cell) -> tuple[dict[str, Any], list[dict[str, Any
         for t in report.tasks
     ]
     summary = report.summary()
-    if cell.dataset == "virtualhome":  # the reference's counting, for the paper's Table 13
-        from planproof.pddl.reference_logic_form import reference_logic_form_figures
+    # the reference's counting, for the paper's Tables 13 (VirtualHome) and 14 (BEHAVIOR)
+    from planproof.pddl.reference_logic_form import reference_logic_form_figures
 
-        summary["reference_counting"] = reference_logic_form_figures(data, rows)
+    summary["reference_counting"] = reference_logic_form_figures(data, rows)
     return summary, tasks
 
 
