@@ -16,10 +16,11 @@ After every batch the per-task verdicts, error types and the batch's own summary
 written to :data:`planproof.data.reference_figures.WHOLE_FILES_PATH` (compact JSON in the
 repository, with the provenance: package versions, Fast Downward version, seed, command,
 date), so an interrupted run loses one batch at most and ``--resume`` (the default) goes on
-with the first batch not yet stored, in this or a later session. Priority: action
-sequencing (quick per task), then subgoal decomposition, then transition modeling's
-planner, then the action-sequencing files already whole (per-task verdicts and error types
-under the paper's seed).
+with the first batch not yet stored, in this or a later session. Priority: BEHAVIOR
+transition modeling's logic form (one planner-less run per file, seconds), action
+sequencing (quick per task), subgoal decomposition, VirtualHome transition modeling's
+planner, BEHAVIOR's planner, then the action-sequencing files already whole (per-task
+verdicts and error types under the paper's seed).
 
 A file is *whole* once all its batches are stored. Its figures are then the reference's
 for the whole file:
@@ -91,8 +92,8 @@ BATCH = {
 100 = 10 x 10)."""
 ORDER = ("action-sequencing", "subgoal-decomposition", "transition-modeling", BEHAVIOR)
 PRIORITY = (
-    ("action-sequencing", "batches"),
     (BEHAVIOR, LOGIC_FORM),
+    ("action-sequencing", "batches"),
     ("subgoal-decomposition", "batches"),
     ("transition-modeling", "batches"),
     (BEHAVIOR, "batches"),
