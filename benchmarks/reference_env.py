@@ -39,8 +39,11 @@ reference looks (``pddlgym_planners/FD``), so ``fast-downward.py --alias lama-fi
 the same planner the reference would build, without a compiler or network access. The
 heavy transition-modeling environment is a separate venv so that goal interpretation's
 differential test builds only the light one (seconds).
-BEHAVIOR transition modeling is not in this wheel's evaluator (its resources hold no
-BEHAVIOR domain), so the reference cannot score the BEHAVIOR answers here.
+The wheel's transition-modeling evaluator also scores BEHAVIOR answers
+(``dataset="behavior"``, ``run_reference_published(..., dataset="behavior")``): its
+``resources/behavior`` holds the BEHAVIOR domain, the 100 problems, the gold operators and
+the predicate categories. Its summary then raises ``KeyError`` (BEHAVIOR has three of the
+six categories it indexes); the driver reads the per-category scores it computed before.
 """
 
 from __future__ import annotations
