@@ -22,20 +22,7 @@ from planproof.pddl.plan_cache import PlanCache, cached_plan, plan_key
 from planproof.pddl.planners import PlanStatus
 from planproof.pddl.strips_search import Action, search
 from tests.helpers import needed_resource
-
-FACTS = 8
-
-
-def _facts(lo: int, hi: int) -> st.SearchStrategy[frozenset[int]]:
-    return st.frozensets(st.integers(0, FACTS - 1), min_size=lo, max_size=hi)
-
-
-actions = st.lists(
-    st.tuples(_facts(0, 2), _facts(1, 2), _facts(0, 3)).map(
-        lambda t: Action("a", t[0], t[1], t[2])
-    ),
-    max_size=12,
-)
+from tests.pddl.test_strips_search import _facts, actions
 
 
 @pytest.fixture
