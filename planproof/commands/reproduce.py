@@ -278,9 +278,10 @@ def build(
         pp.setdefault(section, {})[cell["model"]] = r["figures"]
         counted = r["summary"].get("reference_counting")
         if cell["module"] == "transition-modeling" and isinstance(counted, dict):
-            pp.setdefault(TM_BEHAVIOR_COUNTING if behavior else TM_COUNTING, {})[
-                cell["model"]
-            ] = {k.replace("non-spatial", "non_spatial"): float(v) for k, v in counted.items()}
+            pp.setdefault(TM_BEHAVIOR_COUNTING if behavior else TM_COUNTING, {})[cell["model"]] = {
+                k.replace("non-spatial", "non_spatial"): float(v) for k, v in counted.items()
+            }
+    notes = [*notes, *_planner_notes(results)]
     chosen = [(s, n) for s, n in MODELS.items() if not models or s in models]
     sections: dict[str, list[Any]] = {}
     all_taus: list[Any] = []
@@ -299,6 +300,29 @@ def build(
             ]
             sections[section] = rows
     return sections, all_taus, notes
+
+
+def _planner_notes(results: Sequence[Mapping[str, Any]]) -> list[str]:
+    """One note per transition-modeling cell whose planner stopped without a verdict on
+    some task (its budget spent, or a wall-clock timeout), naming the tasks: such a task
+    counts as "no plan found" in planner success, so it is said, never silent."""
+    from planproof.runs.published_sweep import TM_MAX_EXPANSIONS
+
+    out: list[str] = []
+    for r in results:
+        cell = r["cell"]
+        stopped = [
+            f"{t['identifier']} ({t['planner_status']})"
+            for t in r.get("tasks", ())
+            if t.get("planner_status") in ("budget", "timeout")
+        ]
+        if cell["module"] == "transition-modeling" and stopped:
+            out.append(
+                f"transition modeling, {cell['dataset']}, {cell['model']}: the planner stopped "
+                f"without a verdict on {len(stopped)} task(s), counted as no plan "
+                f"(budget: {TM_MAX_EXPANSIONS:,} expansions): {', '.join(stopped)}"
+            )
+    return out
 
 
 def _print(sections: Mapping[str, Sequence[Any]], tau_rows: Sequence[Any], every: bool) -> None:
