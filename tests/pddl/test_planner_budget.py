@@ -112,6 +112,13 @@ def test_published_verdicts_do_not_depend_on_the_clock(vh: EaiPddl, slow_clock: 
     summary = small.summary()
     assert (summary["planner_budget_spent"], summary["planner_timeouts"]) == (3, 0)
     assert summary["planner_found"] == 0
+    # reproduce names them in a note (a stopped task counts as "no plan found")
+    from planproof.commands.reproduce import _planner_notes
+
+    cell = {"module": "transition-modeling", "dataset": "virtualhome", "model": "gemini-1.0-pro"}
+    tasks = [{"identifier": t.identifier, "planner_status": t.planner_status} for t in small.tasks]
+    (note,) = _planner_notes([{"cell": cell, "tasks": tasks}])
+    assert all(f"{i} (budget)" in note for i in GEMINI_HARD)
 
 
 @pytest.mark.data
