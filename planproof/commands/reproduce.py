@@ -307,7 +307,7 @@ def _planner_notes(results: Sequence[Mapping[str, Any]]) -> list[str]:
     """One note per transition-modeling cell whose planner stopped without a verdict on
     some task (its budget spent, or a wall-clock timeout), naming the tasks: such a task
     counts as "no plan found" in planner success, so it is said, never silent."""
-    from planproof.runs.published_sweep import TM_MAX_EXPANSIONS
+    from planproof.runs.published_sweep import TM_BEHAVIOR_TIMEOUT, TM_MAX_EXPANSIONS
 
     out: list[str] = []
     for r in results:
@@ -321,7 +321,8 @@ def _planner_notes(results: Sequence[Mapping[str, Any]]) -> list[str]:
             out.append(
                 f"transition modeling, {cell['dataset']}, {cell['model']}: the planner stopped "
                 f"without a verdict on {len(stopped)} task(s), counted as no plan "
-                f"(budget: {TM_MAX_EXPANSIONS:,} expansions): {', '.join(stopped)}"
+                f"(VirtualHome: a budget of {TM_MAX_EXPANSIONS:,} expansions; BEHAVIOR: Fast "
+                f"Downward's {TM_BEHAVIOR_TIMEOUT:g} s): {', '.join(stopped)}"
             )
     return out
 
