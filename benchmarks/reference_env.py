@@ -39,8 +39,11 @@ reference looks (``pddlgym_planners/FD``), so ``fast-downward.py --alias lama-fi
 the same planner the reference would build, without a compiler or network access. The
 heavy transition-modeling environment is a separate venv so that goal interpretation's
 differential test builds only the light one (seconds).
-BEHAVIOR transition modeling is not in this wheel's evaluator (its resources hold no
-BEHAVIOR domain), so the reference cannot score the BEHAVIOR answers here.
+The wheel's transition-modeling evaluator also scores BEHAVIOR answers
+(``dataset="behavior"``, ``run_reference_published(..., dataset="behavior")``): its
+``resources/behavior`` holds the BEHAVIOR domain, the 100 problems, the gold operators and
+the predicate categories. Its summary then raises ``KeyError`` (BEHAVIOR has three of the
+six categories it indexes); the driver reads the per-category scores it computed before.
 """
 
 from __future__ import annotations
@@ -106,6 +109,9 @@ VENV_NAME = "reference-venv"
 AS_VENV_NAME = "reference-as-venv"
 PUBLISHED_VENV_NAME = "reference-published-venv"
 PUBLISHED_TM_VENV_NAME = "reference-published-tm-venv"
+PUBLISHED_TM_FD2306_VENV_NAME = "reference-published-tm-fd2306-venv"
+FD2306_REQUIREMENT = "up-fast-downward==0.4.1"
+"""Fast Downward 23.06, prebuilt (the release the paper's planner-success figures need)."""
 FD_LINK = "virtualhome_eval/simulation/evolving_graph/pddlgym_planners/FD"
 """Where the published reference's ``FD`` class looks for Fast Downward."""
 STAMP_NAME = "planproof-reference.json"
@@ -245,6 +251,21 @@ PUBLISHED_TM = Flavour(
     link_fast_downward=True,
 )
 
+PUBLISHED_TM_FD2306 = Flavour(
+    PUBLISHED_TM_FD2306_VENV_NAME,
+    (
+        *(r for r in PUBLISHED_TM_REQUIREMENTS if not r.startswith("up-fast-downward")),
+        FD2306_REQUIREMENT,
+    ),
+    PUBLISHED_TM.smoke_import,
+    (("format", PUBLISHED_ENV_FORMAT), ("flavour", "published-transition-modeling-fd2306")),
+    "the published transition-modeling evaluator with Fast Downward 23.06",
+    VHE_WHEEL,
+    link_fast_downward=True,
+)
+"""As :data:`PUBLISHED_TM`, with the Fast Downward release the paper's run used: with it the
+reference's own scorer reproduces Table 15's GPT-4o row (26.6 rejects operators naming
+undeclared constants)."""
 
 ENVS_VARIABLE = "PLANPROOF_REFERENCE_ENVS"
 """Where the reference venvs are built when set. The test suite sets it to
@@ -408,21 +429,42 @@ def run_reference(
 
 
 def _drive(
-    py: Path, driver: Path, job: Mapping[str, Any], *, protocol: int, timeout: float, what: str
+    py: Path,
+    driver: Path,
+    job: Mapping[str, Any],
+    *,
+    protocol: int,
+    timeout: float,
+    what: str,
+    hash_seed: str | None = None,
+    nice: int = 0,
 ) -> tuple[dict[str, Any], float]:
     """Run one driver script on one JSON job in the reference's interpreter: its JSON
-    result and the wall time of the whole process (start-up included)."""
+    result and the wall time of the whole process (start-up included). ``hash_seed``:
+    the reference's ``PYTHONHASHSEED`` (its goal-interpretation and action-sequencing
+    verdicts depend on set order; ``-I`` would ignore the variable, so the process then
+    runs with ``-s -P`` and an environment without the caller's other ``PYTHON*``
+    variables instead). ``nice``: the process's niceness increment."""
     import time
 
+    cmd = [str(py), "-I", str(driver)]
+    env = None
+    if hash_seed is not None:
+        cmd = [str(py), "-s", "-P", str(driver)]
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+        env["PYTHONHASHSEED"] = hash_seed
+    if nice:
+        cmd = ["nice", "-n", str(nice), *cmd]
     t0 = time.perf_counter()
     try:
         proc = subprocess.run(
-            [str(py), "-I", str(driver)],
+            cmd,
             input=json.dumps(job),
             capture_output=True,
             text=True,
             timeout=timeout,
             check=False,
+            env=env,
         )
     except subprocess.TimeoutExpired:
         raise ReferenceUnavailableError(f"{what} did not finish within {timeout:.0f} s") from None
@@ -488,14 +530,22 @@ def run_reference_published(
     timeout: float = 7200.0,
     python: Path | None = None,
     planner: bool = True,
+    hash_seed: str | None = None,
+    nice: int = 0,
+    flavour: Flavour | None = None,
+    dataset: str = "virtualhome",
 ) -> PublishedRun:
     """Evaluate each responses file (model name → path) with the published reference's
     evaluator of ``module`` (planproof's name, e.g. ``goal-interpretation``), in one
     subprocess of the ``published`` environment. ``planner=False`` (transition modeling):
-    the reference's planner fails at once, so only its logic-form figures are valid."""
+    the reference's planner fails at once, so only its logic-form figures are valid.
+    ``hash_seed``, ``nice``: see :func:`_drive`; ``flavour``: another environment (e.g.
+    :data:`PUBLISHED_TM_FD2306`); ``dataset``: ``behavior`` for BEHAVIOR transition
+    modeling (the only module whose published evaluator scores BEHAVIOR answers)."""
     if module not in PUBLISHED_MODULES:
         raise ReferenceUnavailableError(f"the published reference has no evaluator for {module}")
-    flavour = PUBLISHED_TM if module == "transition-modeling" else PUBLISHED
+    if flavour is None:
+        flavour = PUBLISHED_TM if module == "transition-modeling" else PUBLISHED
     py = python if python is not None else ensure_reference_env(flavour=flavour)
     job = {
         "protocol": PUBLISHED_PROTOCOL,
@@ -505,9 +555,18 @@ def run_reference_published(
         "planner": planner,
         "responses": {k: str(v) for k, v in responses.items()},
     }
+    if dataset != "virtualhome":
+        job["dataset"] = dataset
     what = f"the published reference's {module} evaluator"
     doc, wall = _drive(
-        py, PUBLISHED_DRIVER, job, protocol=PUBLISHED_PROTOCOL, timeout=timeout, what=what
+        py,
+        PUBLISHED_DRIVER,
+        job,
+        protocol=PUBLISHED_PROTOCOL,
+        timeout=timeout,
+        what=what,
+        hash_seed=hash_seed,
+        nice=nice,
     )
     return PublishedRun(module, dict(doc["versions"]), dict(doc["models"]), wall)
 

@@ -9,7 +9,7 @@ Job::
 
     {"protocol": 1, "module": "goal_interpretation" | "action_sequence" |
                               "subgoal_decomposition" | "transition_modeling",
-     "workdir": "/tmp/...", "workers": 2,
+     "workdir": "/tmp/...", "workers": 2, "dataset": "virtualhome" | "behavior",
      "responses": {"<model>": "/path/to/<responses>.json", ...}}
 
 Each file is evaluated by one unmodified call of that module's ``evaluate_results`` on a
@@ -31,11 +31,15 @@ default is 5; this machine has 2 cores). ``"planner": false`` (transition modeli
 makes the reference's Fast Downward call fail at once instead of running: the evaluator's
 logic-form counts (precision / recall / F1 per predicate category) do not depend on it and
 come out as in a full run, in seconds instead of ~15 minutes per file; its planner-success
-figures are then meaningless and the caller drops them.
+figures are then meaningless and the caller drops them. ``dataset`` (default
+``virtualhome``): transition modeling's evaluator also scores BEHAVIOR answers
+(``dataset="behavior"``: the wheel's ``resources/behavior`` holds its domain, problems and
+categories; 200 s per plan).
 """
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import importlib
 import json
@@ -68,6 +72,20 @@ HOLISTIC = re.compile(r"Holistic test: task (.+) (succeeded|failed)$")
 ACTION_TEST = re.compile(r"Action test: task (.+)'s (.+) (succeeded|failed)$")
 NOT_SUCCESS = re.compile(r"(.+) not in success file id!$")
 GOLD_FAILED = re.compile(r"Program (.+) did not pass gold test$")
+AS_COUNTED = (
+    (" prediction has format error", "parsing"),
+    (" prediction has no prediction", "parsing"),
+    (" has hallucination error", "hallucination"),
+    (" has arguments number error", "parameter"),
+)
+"""The end of the action-sequencing evaluator's per-task error lines → its counter."""
+
+
+def _as_counter(msg: str) -> str | None:
+    """The summary counter one action-sequencing log line adds to, if any."""
+    if msg.startswith("Encounter error: "):
+        return "error:" + msg.removeprefix("Encounter error: ").lower()
+    return next((kind for end, kind in AS_COUNTED if msg.endswith(end)), None)
 
 
 def _module(name: str) -> Any:
@@ -102,20 +120,29 @@ class LogTasks(logging.Handler):
 
     def _action(self, msg: str) -> None:
         """Per task: skipped by the gold test, or success and the goal counts (the
-        reference's ``error_info`` has neither; they are only in its log)."""
+        reference's ``error_info`` has neither; they are only in its log), and what each
+        task adds to the summary's counters (``counts``: parsing is counted twice when
+        ``json.loads`` fails, an additional step once per extra action)."""
         if m := GOLD_FAILED.match(msg):
             self.tasks[m.group(1)] = {"skipped": "gold plan fails the reference's check"}
+            self.current = None
         elif m := TASK_START.match(msg):
             self.current = self.tasks.setdefault(m.group(1), {})
             self.current["success"] = False
+            self.current["counts"] = {}
         elif self.current is None:
             return
         elif msg == "EVERYTHING SUCCEED!":
             self.current["success"] = True
+        elif msg == "Executable!":
+            self.current["executed"] = True
         elif m := MATCHED.match(msg):
             self.current["matched"] = [int(g) for g in m.groups()]
         elif m := GOLD_COUNTS.match(msg):
             self.current["goals"] = [int(g) for g in m.groups()]
+        elif kind := _as_counter(msg):
+            counts = self.current["counts"]
+            counts[kind] = counts.get(kind, 0) + 1
 
     def _goal(self, msg: str) -> None:
         if m := TASK_START.match(msg):
@@ -143,6 +170,8 @@ class LogTasks(logging.Handler):
             self.current["actions"] = {}
         elif self.current is None:
             return
+        elif msg.startswith("category names are "):
+            self.current["categories"] = ast.literal_eval(msg.removeprefix("category names are "))
         elif msg.startswith("Error in extracting action details"):
             self.current["format_wrong"] += 1
         elif msg.endswith("Hallucination!"):
@@ -153,7 +182,9 @@ class LogTasks(logging.Handler):
             self.current["planner_success"] = m.group(2) == "succeeded"
 
 
-def _evaluate(module: str, model: str, rows: list[dict[str, Any]], workdir: Path) -> Any:
+def _evaluate(
+    module: str, model: str, rows: list[dict[str, Any]], workdir: Path, dataset: str
+) -> Any:
     er = _module(module)
     llm_dir = workdir / model / "llm"
     target = llm_dir / module
@@ -163,7 +194,7 @@ def _evaluate(module: str, model: str, rows: list[dict[str, Any]], workdir: Path
     args = SimpleNamespace(
         mode="evaluate_results",
         eval_type=module,
-        dataset="virtualhome",
+        dataset=dataset,
         scene_id=1,
         llm_response_path=str(llm_dir),
         resource_dir=str(package / "resources"),
@@ -175,7 +206,9 @@ def _evaluate(module: str, model: str, rows: list[dict[str, Any]], workdir: Path
         return er.evaluate_results(args)[model]
 
 
-def run_model(module: str, model: str, source: Path, workdir: Path) -> dict[str, Any]:
+def run_model(
+    module: str, model: str, source: Path, workdir: Path, dataset: str = "virtualhome"
+) -> dict[str, Any]:
     rows = json.loads(source.read_text(encoding="utf-8"))
     logger = logging.getLogger(_module(module).__name__)
     handler = LogTasks(module, rows)
@@ -183,8 +216,19 @@ def run_model(module: str, model: str, source: Path, workdir: Path) -> dict[str,
     logger.propagate = False
     logger.addHandler(handler)
     t0 = time.perf_counter()
+    crash = None
     try:
-        result = _evaluate(module, model, rows, workdir)
+        result = _evaluate(module, model, rows, workdir, dataset)
+    except ZeroDivisionError as exc:
+        if module != "action_sequence":
+            raise
+        summary0, error_info0, counters = _after_the_loop(exc)
+        result, crash = (summary0, error_info0), f"{type(exc).__name__}: {exc}"
+    except KeyError as exc:
+        if module != "transition_modeling":
+            raise
+        counters = _planner_counts(exc)
+        result, crash = (None,), f"{type(exc).__name__}: {exc}"
     finally:
         logger.removeHandler(handler)
     seconds = time.perf_counter() - t0
@@ -195,11 +239,97 @@ def run_model(module: str, model: str, source: Path, workdir: Path) -> dict[str,
         summary, error_info = result
         for ident, info in error_info.items():
             tasks.setdefault(ident, {}).update(info)
+        _add_gold_counts(tasks)
     else:
         summary = result
         stats = workdir / model / "out" / module / model / "error_info.json"
         tasks = json.loads(stats.read_text(encoding="utf-8"))
-    return {"seconds": seconds, "summary": summary, "tasks": tasks}
+    out = {"seconds": seconds, "summary": summary, "tasks": tasks}
+    if crash:
+        out["crash"] = crash
+        out["counters"] = counters
+    return out
+
+
+AS_COUNTERS = (
+    "program_num",
+    "all_parsing_wrong",
+    "all_hallucination",
+    "all_parameter_wrong",
+    "all_executable_plan",
+    "all_correct_plan",
+    "all_matched_node",
+    "all_matched_edge",
+    "all_matched_action",
+    "all_node_goals",
+    "all_edge_goals",
+    "all_action_goals",
+    "error_code_to_number",
+)
+"""The action-sequencing evaluator's counters, the locals its summary is computed from."""
+
+
+def _planner_counts(exc: BaseException) -> dict[str, Any]:
+    """The transition-modeling evaluator's per-category planner counts (``[success,
+    total, rate]``) and logic-form scores (``[tp, fp, fn, precision, recall, f1]``) of a
+    run that raised while building its summary: on a part of a file without tasks of some
+    category, and on every BEHAVIOR file (it has three of the six categories), its
+    summary indexes a category it never scored. Read from the raising frame's locals, as
+    :func:`_after_the_loop`."""
+    tb = exc.__traceback__
+    while tb is not None:
+        local = tb.tb_frame.f_locals
+        if (
+            tb.tb_frame.f_code.co_name == "evaluate_results"
+            and "success_by_task_type_dict" in local
+        ):
+            seen = {
+                "success_by_task_type": local["success_by_task_type_dict"],
+                "full_predicate_type": local.get("full_predicate_type_res_dict"),
+            }
+            return dict(json.loads(json.dumps(seen)))
+        tb = tb.tb_next
+    raise exc
+
+
+def _after_the_loop(exc: BaseException) -> tuple[None, dict[str, Any], dict[str, Any]]:
+    """(no summary, ``error_info``, the evaluator's counters) of an action-sequencing run
+    that raised after its task loop: on a part of a file without goals of some kind the
+    evaluator divides by zero when it prints its rates. Its per-task ``error_info`` and
+    its counters (:data:`AS_COUNTERS`) are then read from the raising frame's locals (the
+    run is not changed, only looked at); the per-task facts are already in the log."""
+    tb = exc.__traceback__
+    while tb is not None:
+        frame = tb.tb_frame
+        if frame.f_code.co_name == "evaluate_results" and "error_info" in frame.f_locals:
+            local = frame.f_locals
+            counters = {k: local[k] for k in AS_COUNTERS if k in local}
+            return None, dict(local["error_info"]), json.loads(json.dumps(counters))
+        tb = tb.tb_next
+    raise exc
+
+
+def _add_gold_counts(tasks: dict[str, Any]) -> None:
+    """The goal counts (node, edge, action) the action-sequencing evaluator adds to its
+    denominators for every task it does not skip; its log names them only for plans it
+    executes, so they are recomputed here the way it computes them (its own
+    ``remove_duplicate_dicts``, ``set`` of the action goals), from its own resources."""
+    er = _module("action_sequence")
+    package = Path(str(er.__file__)).resolve().parents[3]
+    root = package / "resources" / "virtualhome"
+    task_dicts = json.loads((root / "task_state_LTL_formula_accurate.json").read_text())["scene_1"]
+    id2task = json.loads((root / "id2task.json").read_text())
+    for ident, rec in tasks.items():
+        if "skipped" in rec or "goals" in rec:
+            continue
+        goals = task_dicts[id2task[ident]][ident]["vh_goal"]
+        nodes = [g for g in goals["goal"] if "state" in g and "id" in g and "class_name" in g]
+        edges = [g for g in goals["goal"] if "relation_type" in g and "from_id" in g]
+        rec["goals"] = [
+            len(er.remove_duplicate_dicts(nodes)),
+            len(er.remove_duplicate_dicts(edges)),
+            len(set(goals["actions"])),
+        ]
 
 
 def main(argv: list[str]) -> int:
@@ -222,8 +352,9 @@ def main(argv: list[str]) -> int:
 
         fd.FD.plan_from_pddl = no_planner
     workdir = Path(job["workdir"])
+    dataset = str(job.get("dataset", "virtualhome"))
     models = {
-        model: run_model(module, model, Path(path), workdir)
+        model: run_model(module, model, Path(path), workdir, dataset)
         for model, path in job["responses"].items()
     }
     versions = {}

@@ -43,6 +43,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="planner (default fast-downward; builtin: planproof's in-process search)",
     )
     parser.add_argument("--timeout", type=seconds, default=60.0, help="seconds per problem")
+    parser.add_argument(
+        "--max-expansions",
+        type=positive_count,
+        help="builtin engine: a budget of search expansions per problem instead of --timeout, "
+        "so that the verdict is the same under any load (status 'budget' when spent; cached)",
+    )
     parser.add_argument("--no-planner", action="store_true", help="logic-form scores only")
     parser.add_argument(
         "--no-plan-cache",
@@ -87,6 +93,8 @@ def _run(args: argparse.Namespace, out: Path) -> int:
 
     if args.limit is not None and args.limit < 1:
         raise BadInput("--limit must be at least 1")
+    if args.max_expansions is not None and args.engine != "builtin":
+        raise BadInput("--max-expansions needs --engine builtin (the other engines have --timeout)")
     config = executor_config(args)
     with progress_bar(f"loading the {args.dataset} PDDL data", None):
         data = load_eai_pddl(args.dataset)
@@ -122,6 +130,7 @@ def _run(args: argparse.Namespace, out: Path) -> int:
             run_planner=not args.no_planner,
             plan_cache=not args.no_plan_cache,
             compare=args.compare_operators,
+            max_expansions=args.max_expansions,
             executor=executor,
             progress=lambda done, total: advance(),
         )
@@ -183,4 +192,10 @@ def _table(s: dict[str, Any]) -> None:
         f"format errors: {s['format_errors']}, hallucinated operators: "
         f"{s['hallucinated_operators']}, skipped answers: {s['skipped']}, "
         f"operator issues: {s['issues'] or 'none'}"
+        + (
+            f", planner budget spent: {s['planner_budget_spent']}"
+            f", planner timeouts: {s['planner_timeouts']}"
+            if s.get("planner_budget_spent") or s.get("planner_timeouts")
+            else ""
+        )
     )

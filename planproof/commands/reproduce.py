@@ -51,6 +51,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-planner", action="store_true", help="transition modeling: F1 only, no planner"
     )
+    parser.add_argument(
+        "--datasets",
+        nargs="+",
+        choices=("virtualhome", "behavior"),
+        default=["virtualhome"],
+        help="datasets to score (default virtualhome; behavior adds BEHAVIOR transition "
+        "modeling, the one BEHAVIOR module with published answers: its planner needs far "
+        "more time, docs/reproduce.md)",
+    )
     parser.add_argument("--all-figures", action="store_true", help="print every figure group")
     parser.add_argument("--no-cache", action="store_true", help="score every cell again")
     parser.add_argument("--json", action="store_true", help="print the tables as JSON")
@@ -426,35 +435,52 @@ def build(
     """Rows per section, Kendall's taus and notes, from the scored cells."""
     from planproof.data.paper_eai import paper_figure
     from planproof.data.published import MODELS
-    from planproof.report.leaderboard import JSON_LOADS, TM_COUNTING, rows_for, taus, user_row
+    from planproof.report.leaderboard import (
+        JSON_LOADS,
+        TM_BEHAVIOR,
+        TM_BEHAVIOR_COUNTING,
+        TM_COUNTING,
+        rows_for,
+        taus,
+        user_row,
+    )
     from planproof.runs.published_sweep import figures
 
     reference, notes = _reference_lookup(modules)
     sampled = _sampled_lookup()
 
     def paper(name: str, module: str, fig: str) -> float | None:
-        f = paper_figure(name, module, fig)
+        if module == TM_BEHAVIOR:
+            f = paper_figure(name, "transition-modeling", fig, dataset="behavior")
+        else:
+            f = paper_figure(name, module, fig)
         return None if f is None else f.value
 
     pp: dict[str, dict[str, dict[str, float]]] = {}
     reading: dict[str, dict[str, dict[str, float]]] = {}
     for r in results:
         cell = r["cell"]
+        behavior = cell.get("dataset") == "behavior"
         section = JSON_LOADS if cell["repeated"] == "last" else cell["module"]
+        section = TM_BEHAVIOR if behavior else section
         pp.setdefault(section, {})[cell["model"]] = r["figures"]
         if isinstance(r.get("reference_reading_figures"), dict):
             reading.setdefault(section, {})[cell["model"]] = r["reference_reading_figures"]
         counted = r["summary"].get("reference_counting")
         if cell["module"] == "transition-modeling" and isinstance(counted, dict):
-            pp.setdefault(TM_COUNTING, {})[cell["model"]] = {
+            pp.setdefault(TM_BEHAVIOR_COUNTING if behavior else TM_COUNTING, {})[cell["model"]] = {
                 k.replace("non-spatial", "non_spatial"): float(v) for k, v in counted.items()
             }
+    notes = [*notes, *_planner_notes(results)]
     chosen = [(s, n) for s, n in MODELS.items() if not models or s in models]
     sections: dict[str, list[Any]] = {}
     all_taus: list[Any] = []
     for module in modules:
-        extra = {"action-sequencing": JSON_LOADS, "transition-modeling": TM_COUNTING}
-        for section in (module, extra[module]) if module in extra else (module,):
+        extra = {
+            "action-sequencing": (JSON_LOADS,),
+            "transition-modeling": (TM_COUNTING, TM_BEHAVIOR, TM_BEHAVIOR_COUNTING),
+        }
+        for section in (module, *extra.get(module, ())):
             if section not in pp:
                 continue
             rows = rows_for(
@@ -472,6 +498,30 @@ def build(
             ]
             sections[section] = rows
     return sections, all_taus, notes
+
+
+def _planner_notes(results: Sequence[Mapping[str, Any]]) -> list[str]:
+    """One note per transition-modeling cell whose planner stopped without a verdict on
+    some task (its budget spent, or a wall-clock timeout), naming the tasks: such a task
+    counts as "no plan found" in planner success, so it is said, never silent."""
+    from planproof.runs.published_sweep import TM_BEHAVIOR_TIMEOUT, TM_MAX_EXPANSIONS
+
+    out: list[str] = []
+    for r in results:
+        cell = r["cell"]
+        stopped = [
+            f"{t['identifier']} ({t['planner_status']})"
+            for t in r.get("tasks", ())
+            if t.get("planner_status") in ("budget", "timeout")
+        ]
+        if cell["module"] == "transition-modeling" and stopped:
+            out.append(
+                f"transition modeling, {cell['dataset']}, {cell['model']}: the planner stopped "
+                f"without a verdict on {len(stopped)} task(s), counted as no plan "
+                f"(VirtualHome: a budget of {TM_MAX_EXPANSIONS:,} expansions; BEHAVIOR: Fast "
+                f"Downward's {TM_BEHAVIOR_TIMEOUT:g} s): {', '.join(stopped)}"
+            )
+    return out
 
 
 def _print(
@@ -603,7 +653,9 @@ def run(args: argparse.Namespace) -> int:
                 )
             models.append(stem)
     user = _user_runs(args.run)
-    cells = published_cells(args.modules, models, planner=not args.no_planner)
+    cells = published_cells(
+        args.modules, models, planner=not args.no_planner, datasets=args.datasets
+    )
     failures: list[str] = []
     results = score_cells(cells, args, failures)
     if not results:

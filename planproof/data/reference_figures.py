@@ -14,14 +14,85 @@ from pathlib import Path
 from typing import Any
 
 FIGURES_PATH = Path(__file__).resolve().parent / "reference" / "published_reference.json"
+WHOLE_FILES_PATH = Path(__file__).resolve().parent / "reference" / "whole_files.json"
+"""Per-task verdicts of the reference's whole-file runs (benchmarks/reference_whole_files.py)."""
 
 
 def reference_figures() -> dict[str, Any]:
     """``{"produced_by": {...}, "modules": {module: {model: {"figures": {name: value},
     "seconds": float}}}}``; figure names as planproof's (``overall_f1``,
-    ``state_precision``, ``object_states_planner_success_rate`` ...)."""
+    ``state_precision``, ``object_states_planner_success_rate`` ...). The whole-file runs
+    (:data:`WHOLE_FILES_PATH`, :func:`merge_whole_files`) are laid over the stored cells."""
     doc: dict[str, Any] = json.loads(FIGURES_PATH.read_text(encoding="utf-8"))
+    return merge_whole_files(doc, whole_files())
+
+
+BEHAVIOR_MODULE = "transition-modeling-behavior"
+"""The module name of BEHAVIOR transition modeling in the stored reference data."""
+
+
+def whole_files() -> dict[str, Any]:
+    """The whole-file runs as stored: ``{"format": 1, "provenance": {...}, "cells":
+    {module: {model: cell}}}`` (docs/reproduce.md, "The reference on whole files"); an
+    empty document when there are none."""
+    try:
+        doc: dict[str, Any] = json.loads(WHOLE_FILES_PATH.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {"format": 1, "provenance": {}, "cells": {}}
     return doc
+
+
+def progress(cell: dict[str, Any]) -> dict[str, int]:
+    """``{"tasks", "of"}``: how many of the file's tasks the whole-file run has scored."""
+    done = sum(len(b.get("ids", ())) for b in cell.get("batches", {}).values())
+    return {"tasks": done, "of": int(cell.get("of", 0))}
+
+
+def merge_whole_files(doc: dict[str, Any], whole: dict[str, Any]) -> dict[str, Any]:
+    """``doc`` (the stored figures) with the whole-file runs laid over it. A file run to
+    its end replaces its cell's figures (and its ``sample``: the cell is no longer one),
+    or for transition modeling its planner-success figures (and ``planner_sample``); the
+    cell then says ``"whole_file": {"tasks", "of"}``; ``doc["whole_files"]`` is the runs'
+    provenance. A file not yet run to its end only
+    adds ``"whole_file_progress": {"tasks", "of"}``: its stored figures, sample or not,
+    stay what they were. BEHAVIOR transition modeling's logic-form figures come from one
+    whole-file run each (``logic-form``) and stand as soon as it is done."""
+    modules = doc.setdefault("modules", {})
+    if whole.get("cells"):
+        doc["whole_files"] = whole.get("provenance", {})
+    for module, cells in whole.get("cells", {}).items():
+        slot = modules.setdefault(module, {})
+        for model, cell in cells.items():
+            done = progress(cell)
+            old = slot.get(model)
+            logic = cell.get("logic-form", {}).get("figures")
+            if cell.get("whole") and cell.get("figures"):
+                if module == "transition-modeling" and isinstance(old, dict):
+                    new = {k: v for k, v in old.items() if k != "planner_sample"}
+                    new["figures"] = {**old.get("figures", {}), **cell["figures"]}
+                    new["planner_whole_file"] = done
+                else:
+                    new = {"figures": dict(cell["figures"]), "whole_file": done}
+                seconds = sum(float(b.get("seconds", 0.0)) for b in cell["batches"].values())
+                new["seconds" if "seconds" not in new else "planner_seconds"] = round(seconds, 1)
+                slot[model] = new
+            elif isinstance(old, dict):
+                slot[model] = {**old, "whole_file_progress": done}
+            elif logic:
+                slot[model] = {
+                    "figures": dict(logic),
+                    "planner": False,
+                    "seconds": cell["logic-form"].get("seconds", 0.0),
+                    "whole_file_progress": done,
+                }
+    return doc
+
+
+def reference_task_verdicts(module: str, model: str) -> dict[str, dict[str, Any]]:
+    """Task identifier → the reference's per-task verdict in the whole-file runs so far
+    (every stored batch; the fields are the driver's, docs/reproduce.md)."""
+    cell = whole_files().get("cells", {}).get(module, {}).get(model, {})
+    return {k: v for b in cell.get("batches", {}).values() for k, v in b.get("tasks", {}).items()}
 
 
 def reference_figure(module: str, model: str, name: str) -> float | None:
@@ -106,9 +177,13 @@ def _planner_note(module: str, cells: dict[str, Any], doc: dict[str, Any]) -> st
         for model, c in cells.items()
         if isinstance(c, dict)
         and model not in planned
+        and "planner_whole_file" not in c
         and any(k.endswith(PLANNER_FIGURE) for k in c.get("figures", {}))
     ]
-    empty = len(cells) - len(planned) - len(whole)
+    paper_fd = sorted(
+        model for model, c in cells.items() if isinstance(c, dict) and "planner_whole_file" in c
+    )
+    empty = len(cells) - len(planned) - len(whole) - len(paper_fd)
     kinds = sorted(
         {f"every {s['every']}th task ({s['tasks']} of {s['of']})" for s in planned.values()}
     )
@@ -116,7 +191,7 @@ def _planner_note(module: str, cells: dict[str, Any], doc: dict[str, Any]) -> st
         f"the reference code's {module} logic-form figures are on the whole file, run with "
         "its planner disabled; "
     )
-    if not planned and not whole:
+    if not planned and not whole and not paper_fd:
         return head + "its planner was not run, so its planner-success column is empty"
     parts = []
     if planned:
@@ -128,9 +203,16 @@ def _planner_note(module: str, cells: dict[str, Any], doc: dict[str, Any]) -> st
         parts.append(f"on the whole file for {len(whole)} model(s) ({', '.join(sorted(whole))})")
     if empty:
         parts.append(f"empty for the other {empty}")
-    return (
-        head
-        + ", ".join(parts)
-        + "; they come from the Fast Downward build installed here, which rejects operators "
-        "naming undeclared constants (not the paper's run: docs/reference-differences.md)"
+    older = (
+        "; those come from Fast Downward 26.6, which rejects operators naming undeclared "
+        "constants (not the paper's run: docs/reference-differences.md)"
+        if planned or whole
+        else ""
     )
+    ours = (
+        f"; on the whole file with Fast Downward 23.06, the paper's, for {len(paper_fd)} "
+        f"model(s) ({', '.join(paper_fd)})"
+        if paper_fd
+        else ""
+    )
+    return head + ", ".join(parts) + older + ours

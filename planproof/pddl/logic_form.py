@@ -96,9 +96,19 @@ def canonical(e: SExpr, rename: Mapping[str, str] | None = None, depth: int = 0)
         if isinstance(a, SAtom):
             t = a.text.lower()
             parts.append(env.get(t, t))
-        else:
-            parts.append(repr(canonical(a, env, depth)))
+        else:  # flat text: a repr per level would escape the level below's quotes, so
+            parts.append(_text(canonical(a, env, depth)))  # nesting doubled the size
     return ("lit", " ".join(parts))
+
+
+def _text(key: object) -> str:
+    """A canonical key as flat text, linear in its size (for a literal's nested
+    arguments, which only malformed answers have: Mixtral's BEHAVIOR answer for
+    ``moving_boxes_to_storage`` nests them deep enough that ``repr`` per level needed
+    over 20 GB)."""
+    if isinstance(key, tuple):
+        return "(" + " ".join(_text(k) for k in key) + ")"
+    return str(key)
 
 
 def clauses(e: SExpr | None) -> list[SExpr]:

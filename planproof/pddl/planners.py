@@ -65,6 +65,9 @@ class PlanStatus(StrEnum):
     SOLVED = "solved"
     UNSOLVABLE = "unsolvable"
     TIMEOUT = "timeout"
+    BUDGET = "budget"
+    """The search budget (expansions) was spent: no verdict, but the same on every machine
+    under any load, so it is cached and reported like a verdict."""
     UNSUPPORTED = "unsupported"
     ERROR = "error"
 
@@ -79,6 +82,8 @@ class PlanResult:
     seconds: float = 0.0
     reason: str = ""
     renamed: dict[str, dict[str, str]] = dataclasses.field(default_factory=dict)
+    expanded: int = 0
+    """States the builtin search expanded (0 for the other engines)."""
 
     @property
     def solved(self) -> bool:
@@ -95,6 +100,7 @@ class PlanResult:
             "seconds": round(self.seconds, 4),
             "reason": self.reason,
             "renamed": self.renamed,
+            "expanded": self.expanded,
         }
 
 
@@ -126,10 +132,14 @@ def plan(
     engine: str = "fast-downward",
     timeout: float = DEFAULT_TIMEOUT,
     max_states: int | None = None,
+    max_expansions: int | None = None,
 ) -> PlanResult:
     """Solve ``problem``; never raises for a planner failure (the status and reason say
-    what happened). ``max_states`` bounds the builtin engine by stored states instead of
-    by ``timeout``, so its verdict does not depend on the machine's load."""
+    what happened). ``max_states`` bounds the builtin engine by stored states and
+    ``max_expansions`` (builtin engine only): by a budget of search
+    expansions, instead of ``timeout``, so that the verdict does not depend on the
+    machine's speed or load (status ``budget`` when it is spent); the other engines have
+    only the CPU-time ``timeout``."""
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
     t0 = time.perf_counter()
@@ -139,8 +149,9 @@ def plan(
     elif engine == "pyperplan":
         res = _pyperplan(domain, problem, timeout)
     elif engine == "builtin":
-        deadline = None if max_states else time.process_time() + timeout
-        res = _builtin(domain, problem, deadline, max_states)
+        unbounded = max_states is None and max_expansions is None
+        deadline = time.process_time() + timeout if unbounded else None
+        res = _builtin(domain, problem, deadline, max_states, max_expansions)
     else:
         res = _fast_downward(domain, problem, timeout)
     return dataclasses.replace(res, seconds=time.perf_counter() - t0)
@@ -343,7 +354,11 @@ def _grounded(
 
 
 def _builtin(
-    domain: Domain, problem: Problem, deadline: float | None, max_states: int | None = None
+    domain: Domain,
+    problem: Problem,
+    deadline: float | None,
+    max_states: int | None = None,
+    max_expansions: int | None = None,
 ) -> PlanResult:
     """Ground with :mod:`planproof.pddl.ground` and search in this process
     (:mod:`planproof.pddl.strips_search`): no process start, no PDDL text to re-read."""
@@ -359,15 +374,20 @@ def _builtin(
         actions,
         deadline=deadline,
         max_states=max_states or MAX_STATES,
+        max_expansions=max_expansions,
     )
+    n = out.expanded
+    if out.status == "budget":
+        return PlanResult("builtin", PlanStatus.BUDGET, reason=out.reason, expanded=n)
     if out.status == "limit":
-        return PlanResult("builtin", PlanStatus.TIMEOUT, reason=out.reason)
+        return PlanResult("builtin", PlanStatus.TIMEOUT, reason=out.reason, expanded=n)
     if out.status == "unsolvable":
         return PlanResult(
-            "builtin", PlanStatus.UNSOLVABLE, reason="no plan exists (search exhausted)"
+            "builtin", PlanStatus.UNSOLVABLE, reason="no plan exists (search exhausted)", expanded=n
         )
     origins = (task.actions[i].origin for i in out.plan)
-    return PlanResult("builtin", PlanStatus.SOLVED, tuple(o for o in origins if o is not None))
+    steps = tuple(o for o in origins if o is not None)
+    return PlanResult("builtin", PlanStatus.SOLVED, steps, expanded=n)
 
 
 # --- pyperplan ---------------------------------------------------------------------------

@@ -14,11 +14,12 @@ reachable state is expanded at most once, so the search is complete: "no plan" i
 after the reachable state space is exhausted. The plan found need not be shortest; it is a
 valid plan of the task (tests replay it). States are Python ints used as bit sets.
 
-Two bounds: ``deadline`` (a ``time.process_time`` value, CPU time, so the verdict does not
-depend on the machine's load; looked at while the task is
-prepared, after every heuristic evaluation and in every layer of one) and
-``max_states`` (states stored, a memory bound). Reaching either gives :class:`Outcome`
-``limit``, never "unsolvable".
+Three bounds: ``max_expansions`` (a count of expansions: the budget a verdict may depend
+on, since it gives the same outcome on any machine under any load; reaching it gives
+:class:`Outcome` ``budget``), ``deadline`` (a ``time.process_time`` value, CPU time; looked
+at while the task is prepared, after every heuristic evaluation and in every layer of one)
+and ``max_states`` (states stored, a memory bound). Reaching one of the last two gives
+``limit``. None of them ever gives "unsolvable".
 """
 
 from __future__ import annotations
@@ -59,9 +60,11 @@ class Action(Generic[F]):
 @dataclass(frozen=True)
 class Outcome:
     """``solved`` with ``plan`` (indices into the task's actions), ``unsolvable`` (the
-    reachable states are exhausted) or ``limit`` (a bound was reached: no verdict)."""
+    reachable states are exhausted), ``budget`` (the expansion budget was spent: no
+    verdict, the same on every machine) or ``limit`` (the clock or memory bound was
+    reached: no verdict)."""
 
-    status: Literal["solved", "unsolvable", "limit"]
+    status: Literal["solved", "unsolvable", "limit", "budget"]
     plan: tuple[int, ...] = ()
     expanded: int = 0
     stored: int = 0
@@ -199,6 +202,7 @@ def search(
     *,
     deadline: float | None = None,
     max_states: int = MAX_STATES,
+    max_expansions: int | None = None,
 ) -> Outcome:
     """Greedy best-first search with h_FF (see the module docstring), as two searches run
     in turn, one expansion each: ties on h broken oldest first (breadth within a plateau)
@@ -221,6 +225,9 @@ def search(
                     return dataclasses.replace(step, expanded=expanded, stored=sum(sizes))
                 sizes[k] = step
                 expanded += 1
+                if expanded == max_expansions:
+                    reason = f"expansion budget of {max_expansions:,} spent"
+                    return Outcome("budget", (), expanded, sum(sizes), reason)
             if sum(sizes) > max_states:
                 return Outcome(
                     "limit", (), expanded, sum(sizes), f"more than {max_states:,} states stored"

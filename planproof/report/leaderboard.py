@@ -25,8 +25,19 @@ JSON_LOADS = "action-sequencing/json.loads"
 TM_COUNTING = "transition-modeling/reference counting"
 """The section of transition modeling's logic-form figures counted as the reference
 counts (:mod:`planproof.pddl.reference_logic_form`)."""
-BASE = {JSON_LOADS: "action-sequencing", TM_COUNTING: "transition-modeling"}
+TM_BEHAVIOR = "transition-modeling-behavior"
+"""The section of BEHAVIOR transition modeling (the paper's BEHAVIOR columns of Tables 14
+and 15); also the module name of its stored reference figures."""
+TM_BEHAVIOR_COUNTING = "transition-modeling-behavior/reference counting"
+"""BEHAVIOR transition modeling's logic form counted as the reference counts."""
+BASE = {
+    JSON_LOADS: "action-sequencing",
+    TM_COUNTING: "transition-modeling",
+    TM_BEHAVIOR_COUNTING: TM_BEHAVIOR,
+}
 """A section → the module its paper and reference figures come from."""
+DATASET_OF = {TM_BEHAVIOR: "behavior", TM_BEHAVIOR_COUNTING: "behavior"}
+"""A section → the dataset of its paper figures (VirtualHome when absent)."""
 
 GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
     "goal-interpretation": (
@@ -58,6 +69,15 @@ GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
 }
 GROUPS[JSON_LOADS] = GROUPS["action-sequencing"][:1]
 GROUPS[TM_COUNTING] = GROUPS["transition-modeling"][:2]
+GROUPS[TM_BEHAVIOR] = (
+    ("object_states_f1", "spatial_relations_f1", "non_spatial_relations_f1"),
+    (
+        "object_states_planner_success",
+        "spatial_relations_planner_success",
+        "non_spatial_relations_planner_success",
+    ),
+)
+GROUPS[TM_BEHAVIOR_COUNTING] = GROUPS[TM_BEHAVIOR][:1]
 """The figures shown, in groups of at most three (each shown as paper | reference |
 planproof); the first group of each module is its headline."""
 
@@ -72,6 +92,9 @@ TITLES: dict[str, str] = {
     JSON_LOADS: "Action sequencing, repeated keys read as json.loads (the reference's reading)",
     TM_COUNTING: "Transition modeling, logic form counted as the reference counts "
     "(predicate names per operator part; docs/reference-differences.md)",
+    TM_BEHAVIOR: "Transition modeling, BEHAVIOR (Tables 14, 15)",
+    TM_BEHAVIOR_COUNTING: "Transition modeling, BEHAVIOR, logic form counted as the "
+    "reference counts",
 }
 
 

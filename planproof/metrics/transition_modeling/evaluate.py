@@ -184,6 +184,8 @@ class Report:
             "plan_valid_under_gold": valid / n if n else None,
             "planner_by_category": by_cat_sr,
             "planner_cache_hits": sum(t.planner_cached for t in self.tasks),
+            "planner_budget_spent": sum(t.planner_status == "budget" for t in self.tasks),
+            "planner_timeouts": sum(t.planner_status == "timeout" for t in self.tasks),
             "issues": dict(sorted(issues.items())),
             **({"operator_verdicts": dict(sorted(verdicts.items()))} if verdicts else {}),
         }
@@ -223,6 +225,7 @@ def evaluate_task(
     check_cache: dict[Operator, tuple[Issue, ...]] | None = None,
     plan_cache: bool = True,
     compare: bool = False,
+    max_expansions: int | None = None,
 ) -> TaskResult:
     """Score one LLM answer for one task (see the module docstring). ``check_cache``
     memoises the operator checks across tasks (the same operator recurs in many); by
@@ -318,6 +321,7 @@ def evaluate_task(
             engine=engine,
             timeout=timeout,
             use_cache=plan_cache,
+            max_expansions=max_expansions,
         )
     return result
 
@@ -350,6 +354,7 @@ def _plan(
     engine: str,
     timeout: float,
     use_cache: bool = True,
+    max_expansions: int | None = None,
 ) -> TaskResult:
     from planproof.metrics.transition_modeling.replay import check_plan, pddl_task, to_actions
     from planproof.pddl.plan_cache import cached_plan
@@ -359,9 +364,12 @@ def _plan(
         return dataclasses.replace(result, planner_status="unusable-model", planner_reason=why)
     problem = declare_missing_objects(data.domain, data.problem(result.identifier))
     if use_cache:
-        res, cached = cached_plan(model, problem, engine=engine, timeout=timeout)
+        res, cached = cached_plan(
+            model, problem, engine=engine, timeout=timeout, max_expansions=max_expansions
+        )
     else:
-        res, cached = plan(model, problem, engine=engine, timeout=timeout), False
+        res = plan(model, problem, engine=engine, timeout=timeout, max_expansions=max_expansions)
+        cached = False
     if not res.solved:
         return dataclasses.replace(
             result,
@@ -402,6 +410,7 @@ class Job:
     run_planner: bool = True
     plan_cache: bool = True
     compare: bool = False
+    max_expansions: int | None = None
 
 
 def evaluate_job(job: Job) -> TaskResult:
@@ -419,6 +428,7 @@ def evaluate_job(job: Job) -> TaskResult:
         axioms=NAMED_AXIOMS.get(job.dataset),
         plan_cache=job.plan_cache,
         compare=job.compare,
+        max_expansions=job.max_expansions,
     )
 
 
@@ -433,6 +443,7 @@ def evaluate_responses(
     executor: Executor | None = None,
     plan_cache: bool = True,
     compare: bool = False,
+    max_expansions: int | None = None,
 ) -> Report:
     """Evaluate answers ``[{"identifier": ..., "llm_output": ...}, ...]``; answers for
     tasks outside the evaluated set (``success_task.json``) are skipped, as in the paper.
@@ -464,6 +475,7 @@ def evaluate_responses(
                 run_planner,
                 plan_cache,
                 compare,
+                max_expansions,
             )
         )
     done = 0
@@ -489,6 +501,7 @@ def evaluate_responses(
                 axioms=axioms,
                 plan_cache=job.plan_cache,
                 compare=job.compare,
+                max_expansions=job.max_expansions,
             )
 
         outcomes = SerialExecutor().map(here, jobs, on_done=tick)
