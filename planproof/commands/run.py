@@ -218,7 +218,7 @@ def _print(info: dict[str, Any], summary: dict[str, Any], out: Path, report: Pat
     console.print(f"  scored {scored} of {in_run} tasks" + (f" ({'; '.join(why)})" if why else ""))
     if gave_up:
         budget = info.get("params", {}).get("agent_budget")
-        within = f" within {budget} simulated steps" if budget else ""
+        within = f", with a budget of {budget} simulated steps" if budget else ""
         console.print(
             f"  the agent gave up on {len(gave_up)} of {scored} tasks (no plan found{within}; "
             "failed tasks, not parsing errors, and no proof that none exists)"
