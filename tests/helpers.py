@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -20,3 +21,18 @@ def needed_resource(build: Callable[[], T], error: type[Exception], what: str) -
         if os.environ.get("CI"):
             raise
         pytest.skip(f"{what} unavailable: {exc}")
+
+
+def jumping_clock(monkeypatch: pytest.MonkeyPatch, step: float) -> list[float]:
+    """``time.perf_counter`` and ``time.monotonic`` jump ``step`` seconds at every look: a
+    machine so loaded that any wall-clock limit is reached at once. Returns the clock's
+    one-element state, so a test can check that it was read."""
+    now = [0.0]
+
+    def tick() -> float:
+        now[0] += step
+        return now[0]
+
+    monkeypatch.setattr(time, "perf_counter", tick)
+    monkeypatch.setattr(time, "monotonic", tick)
+    return now

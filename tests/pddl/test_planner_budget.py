@@ -21,7 +21,7 @@ from planproof.pddl.eai import EaiPddl
 from planproof.pddl.plan_cache import PlanCache, cached_plan, plan_key
 from planproof.pddl.planners import PlanStatus
 from planproof.pddl.strips_search import Action, search
-from tests.helpers import needed_resource
+from tests.helpers import jumping_clock, needed_resource
 from tests.pddl.test_strips_search import _facts, actions
 
 
@@ -29,14 +29,7 @@ from tests.pddl.test_strips_search import _facts, actions
 def slow_clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """``time.perf_counter`` and ``time.monotonic`` jump 1,000 s at every look: a machine
     so loaded that any wall-clock limit is reached at once."""
-    now = [0.0]
-
-    def tick() -> float:
-        now[0] += 1000.0
-        return now[0]
-
-    monkeypatch.setattr(time, "perf_counter", tick)
-    monkeypatch.setattr(time, "monotonic", tick)
+    jumping_clock(monkeypatch, 1000.0)
     yield
 
 

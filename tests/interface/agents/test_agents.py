@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -34,6 +33,7 @@ from planproof.metrics.goal_interpretation import evaluate_goal_response, summar
 from planproof.metrics.subgoal_decomposition import evaluate_subgoal_response
 from planproof.metrics.subgoal_decomposition import gold_response as sd_gold_response
 from planproof.simulators.core import Action, GoalParts, Task
+from tests.helpers import jumping_clock
 from tests.interface.agents.helpers import by_key, key
 
 AS, SD, GI, TM = (
@@ -249,14 +249,7 @@ def test_the_verdict_does_not_depend_on_the_clock(
         return out
 
     idle = answers()
-    slow = [0.0]
-
-    def crawling() -> float:
-        slow[0] += 60.0
-        return slow[0]
-
-    monkeypatch.setattr(time, "monotonic", crawling)
-    monkeypatch.setattr(time, "perf_counter", crawling)
+    slow = jumping_clock(monkeypatch, 60.0)
     assert answers() == idle
     assert slow[0] > 0  # the slowed clock was read
     assert any(a.startswith("gave-up") for a in idle)
