@@ -255,16 +255,12 @@ UNKNOWN_OBJECT = re.compile(r"unknown object '([^']+)'")
 
 
 def reference_subgoal_lines(text: str) -> list[Any]:
-    """The answer's ``output`` list as the reference's ``SubgoalPlanHalfJson`` finds it
-    (``}}`` made ``}``, the first ``{...}`` without inner braces, ``json.loads``); [] when
-    it finds none."""
-    m = re.search(r"{[^{}]*}", text.strip().replace("}}", "}"), re.DOTALL)
-    try:
-        obj = json.loads(m.group(0)) if m else None
-    except ValueError:
-        return []
-    out = obj.get("output") if isinstance(obj, dict) else None
-    return out if isinstance(out, list) else []
+    """The answer's ``output`` list as the reference finds it
+    (:func:`planproof.metrics.reference_subgoal_decomposition.output_list`); [] when it
+    finds none."""
+    from planproof.metrics.reference_subgoal_decomposition import output_list
+
+    return output_list(text) or []
 
 
 def dropped_subgoals(text: str) -> list[str]:
