@@ -189,7 +189,7 @@ class _Tasks:
 
 def _temporal_task(domains: dict[Path, Any], domain_path: Path, problem_path: Path) -> Any:
     """The compiled temporal task when the domain has durative actions (else None)."""
-    from planproof.pddl.temporal import is_temporal_domain
+    from planproof.pddl.reader import is_temporal_domain
 
     if domain_path not in domains:
         text = _read(domain_path)
@@ -262,11 +262,10 @@ def check_one(
     """The result of one plan as data (``ok`` False with the reason on bad input); a
     domain with durative actions is checked by :mod:`planproof.pddl.temporal`."""
     from planproof.pddl.plan_io import PlanFormatError, read_plan_text
-    from planproof.pddl.temporal import TemporalTask
-    from planproof.pddl.validate import validate
+    from planproof.pddl.validate import Task, validate
 
     task = tasks.get(domain_path, problem_path)
-    if isinstance(task, TemporalTask):
+    if not isinstance(task, Task):  # a temporal task (that module is imported only for one)
         return _check_temporal(task, plan_text, tolerance)
     try:
         plan = read_plan_text(plan_text)

@@ -181,6 +181,16 @@ _UNSUPPORTED = {
 }
 
 
+_TEMPORAL_SECTION = re.compile(r"\(\s*:(durative-action|process|event)\b", re.IGNORECASE)
+
+
+def is_temporal_domain(text: str) -> bool:
+    """Whether a domain text declares durative actions, processes or events (comments
+    aside): the cheap test that routes ``verify`` to :mod:`planproof.pddl.temporal`, here
+    so that a classical domain never imports that module."""
+    return any(_TEMPORAL_SECTION.search(line.split(";", 1)[0]) for line in text.splitlines())
+
+
 def read_domain_file(text: str, *, fold_case: bool = False) -> DomainFile:
     """Read a PDDL domain (``(define (domain NAME) ...)``); ``fold_case`` reads every
     name lower-cased (see the module docstring)."""

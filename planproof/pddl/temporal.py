@@ -155,14 +155,6 @@ class TimedLiteral:
 
 # --- reading the domain ------------------------------------------------------------------
 
-_TEMPORAL_SECTION = re.compile(r"\(\s*:(durative-action|process|event)\b", re.IGNORECASE)
-
-
-def is_temporal_domain(text: str) -> bool:
-    """Whether a domain text declares durative actions, processes or events (comments
-    aside): the cheap test that routes ``verify`` to this module."""
-    return any(_TEMPORAL_SECTION.search(line.split(";", 1)[0]) for line in text.splitlines())
-
 
 def _err(message: str, at: SExpr | None, kind: str = "pddl") -> PDDLSyntaxError:
     line, col = (at.line, at.column) if at is not None else (1, 1)
