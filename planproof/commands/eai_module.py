@@ -31,6 +31,37 @@ def add_common_arguments(parser: argparse.ArgumentParser, module: str) -> None:
         f"(default: planproof-results/{module}-DATASET)",
     )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    add_reading_argument(parser)
+
+
+def add_reading_argument(parser: argparse.ArgumentParser) -> None:
+    """``--reading planproof|reference|both`` (docs/cli.md, "The reference reading")."""
+    from planproof.runs.reference_reading import DEFAULT_READING, READINGS
+
+    parser.add_argument(
+        "--reading",
+        choices=READINGS,
+        default=DEFAULT_READING,
+        help="planproof's reading, the reference's (virtualhome-eval 0.1.1's rules, the "
+        "figure to cite as the reference's), or both beside each other with the corrections "
+        f"between them (default {DEFAULT_READING}; VirtualHome, and BEHAVIOR transition "
+        "modeling's logic form)",
+    )
+
+
+def reading_in_effect(args: argparse.Namespace, module: str) -> str:
+    """``--reading`` as it applies to the module and dataset: ``planproof`` where there is
+    no reference reading (the default then says so in the summary); asking for the
+    reference reading there is bad input."""
+    from planproof.runs.reference_reading import unavailable
+
+    reading = str(getattr(args, "reading", "planproof"))
+    reason = unavailable(module, args.dataset)
+    if reason is None or reading == "planproof":
+        return reading
+    if reading == "reference":
+        raise BadInput(reason)
+    return "planproof"
 
 
 def load_tasks(dataset: str) -> tuple[Any, ...]:
@@ -120,14 +151,18 @@ def write_outputs(
     *,
     answers: Sequence[dict[str, Any]] = (),
     tasks: Sequence[Any] = (),
+    rows: Sequence[dict[str, Any]] | None = None,
 ) -> Path:
-    """results.jsonl + summary.json (+ the answers scored, responses.jsonl, for the
-    report) in ``--output``; the directory (a failure to write is an InputError)."""
+    """results.jsonl (``rows``, or each result's ``to_dict()``) + summary.json (+ the
+    answers scored, responses.jsonl, for the report) in ``--output``; the directory (a
+    failure to write is an InputError)."""
     from planproof.boundary import replace_files
     from planproof.runs.modules import with_task_fields
 
     out = output_path(args, module)
-    rows = with_task_fields([r.to_dict() for r in results], tasks)
+    rows = with_task_fields(
+        list(rows) if rows is not None else [r.to_dict() for r in results], tasks
+    )
     replace_files(  # each file replaced whole: a reader or a kill never sees half of one
         out,
         {
@@ -155,19 +190,39 @@ def run_module(
     source: str,
     table: Callable[[dict[str, Any], Path], None],
     extra: dict[str, Any] | None = None,
+    reading_options: dict[str, Any] | None = None,
 ) -> int:
     """The whole evaluate command of one module: score every response (or the gold),
-    summarise, write the outputs, print the summary (JSON) or a table."""
+    summarise, write the outputs, print the summary (JSON) or a table. With ``--reading
+    reference|both`` each answer is scored in both readings
+    (:mod:`planproof.runs.reference_reading`, ``reading_options`` passed on)."""
     import time
 
     from planproof.boundary import output_lock
+    from planproof.runs import reference_reading as rr
 
+    reading = reading_in_effect(args, module)
     # checked and locked before the work: a second evaluate writing the same directory is
     # refused at once instead of interleaving its files with this one's
     with output_lock(output_path(args, module)):
         start = time.perf_counter()
-        results, info, tasks, answers = evaluate_file(args, gold, score, failed)
-        summary = summarize(results)
+        rows: list[dict[str, Any]] | None = None
+        if reading == "planproof":
+            results, info, tasks, answers = evaluate_file(args, gold, score, failed)
+            summary = summarize(results)
+            why = rr.unavailable(module, args.dataset)
+            if why is not None:
+                summary.update(reference_reading=None, reference_reading_note=why)
+        else:
+            scorer = rr.readings(
+                module,
+                lambda: _rows_in_order(args, gold),
+                path=str(args.responses) if args.responses is not None else None,
+                **(reading_options or {}),
+            )
+            both, info, tasks, answers = evaluate_file(args, gold, scorer.score, scorer.failed)
+            summary, rows, results = rr.summary_and_rows(scorer, both)
+        summary["reading"] = reading
         from planproof.metrics.summary_intervals import summary_intervals
 
         summary["intervals"] = summary_intervals(module, [r.to_dict() for r in results])
@@ -181,14 +236,36 @@ def run_module(
             **info,
             seconds=round(time.perf_counter() - start, 3),
         )
-        out = write_outputs(args, module, results, summary, answers=answers, tasks=tasks)
+        out = write_outputs(
+            args, module, results, summary, answers=answers, tasks=tasks, rows=rows
+        )
         if args.json:
             print(json.dumps(summary, indent=2))
         else:
-            table(summary, out)
+            from planproof.commands.reading_table import print_readings
+
+            if reading != "reference":
+                table(summary, out)
+            print_readings(module, summary, reading, out)
+            if reading == "reference":
+                return 0
             from planproof.commands.failures import CLASSIFY, failures, print_failures
 
             rows = [r.to_dict() for r in results]
             names = {t.identifier: t.name for t in tasks}
             print_failures(failures(rows, CLASSIFY[module]), len(rows), names)
         return 0
+
+
+def _rows_in_order(args: argparse.Namespace, gold: Callable[[Any], str]) -> list[dict[str, Any]]:
+    """The answers as the reference reads them, in file order (every entry, repeated
+    identifiers included), or the gold texts in task order."""
+    from planproof.interface.responses import read_responses
+
+    if args.responses is None:
+        every = load_tasks(args.dataset)
+        tasks = every[: args.limit] if args.limit is not None else every
+        return [{"identifier": t.identifier, "llm_output": gold(t)} for t in tasks]
+    f = read_responses(args.responses)
+    entries = sorted((*f.entries, *f.duplicates), key=lambda e: e.index)
+    return [{"identifier": e.identifier, "llm_output": e.text} for e in entries]

@@ -37,13 +37,16 @@ def _gold(identifier: str) -> Mapping[str, Any]:
     return gold
 
 
-def score_both(task: Any, text: str) -> GoalReadings:
-    """Score one answer in both readings."""
+def score_both(
+    task: Any, text: str, *, logic: bool = False, timeout: float = 2.0
+) -> GoalReadings:
+    """Score one answer in both readings (``logic``: planproof's Z3 checks too, which
+    the sweep leaves out and neither reading's counts depend on)."""
     from planproof.metrics.goal_corrections import task_corrections
     from planproof.metrics.goal_interpretation import evaluate_goal_response
     from planproof.metrics.reference_goal_interpretation import count_answer
 
-    own = evaluate_goal_response(task, text, logic=False)
+    own = evaluate_goal_response(task, text, logic=logic, timeout=timeout)
     gold = _gold(task.identifier)
     ref = count_answer(task.identifier, text, gold)
     return GoalReadings(own, ref, tuple(task_corrections(task, text, ref, own, gold["names"])))

@@ -100,9 +100,10 @@ def _both(own: Any, ref: Any) -> SubgoalReadings:
     return SubgoalReadings(own, ref, fix)
 
 
-def score_both(task: Any, text: str, plan: Any = None) -> SubgoalReadings:
+def score_both(task: Any, text: str, plan: Any = None, **search: Any) -> SubgoalReadings:
     """Score one answer in both readings; ``plan`` is the reference's sample of it
-    (:func:`draws_for`; drawn afresh from the seed when not given)."""
+    (:func:`draws_for`; drawn afresh from the seed when not given), ``search`` planproof's
+    search options (``depth``, ``mode``, ``max_states``; its defaults when not given)."""
     import random
 
     from planproof.metrics import reference_subgoal_decomposition as ref
@@ -110,7 +111,7 @@ def score_both(task: Any, text: str, plan: Any = None) -> SubgoalReadings:
 
     if plan is None:
         plan = ref.sample_plan(text, random.Random(ref.REFERENCE_SEED))
-    return _both(evaluate_subgoal_response(task, text), ref.score_answer(task, plan))
+    return _both(evaluate_subgoal_response(task, text, **search), ref.score_answer(task, plan))
 
 
 def failed_both(task: Any, message: str) -> SubgoalReadings:
