@@ -236,9 +236,7 @@ def run_module(
             **info,
             seconds=round(time.perf_counter() - start, 3),
         )
-        out = write_outputs(
-            args, module, results, summary, answers=answers, tasks=tasks, rows=rows
-        )
+        out = write_outputs(args, module, results, summary, answers=answers, tasks=tasks, rows=rows)
         if args.json:
             print(json.dumps(summary, indent=2))
         else:
@@ -246,8 +244,9 @@ def run_module(
 
             if reading != "reference":
                 table(summary, out)
-            print_readings(module, summary, reading, out)
+            print_readings(module, summary, reading)
             if reading == "reference":
+                print(f"results: {out}/results.jsonl, summary: {out}/summary.json")
                 return 0
             from planproof.commands.failures import CLASSIFY, failures, print_failures
 

@@ -70,6 +70,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(default: planproof-results/transition-modeling-DATASET)",
     )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    from planproof.commands.eai_module import add_reading_argument
+
+    add_reading_argument(parser)
     add_executor_arguments(parser)
 
 
@@ -140,8 +143,27 @@ def _run(args: argparse.Namespace, out: Path) -> int:
         "module": "transition-modeling",
         "source": str(args.responses) if args.responses else "gold operators",
         **info,
+        "reading": args.reading,
     }
-    rows = with_task_fields([t.to_dict() for t in report.tasks], tasks)
+    rows = [t.to_dict() for t in report.tasks]
+    if args.reading != "planproof":  # the logic form counted as the reference counts
+        from planproof.runs.reference_reading import logic_form_reading
+
+        reading, per_task = logic_form_reading(data, responses)
+        figs = {
+            k.replace("non-spatial", "non_spatial"): v for k, v in reading["logic_form"].items()
+        }
+        summary.update(
+            reference_reading=reading,
+            reference_reading_figures=figs,
+            reference_counting=reading["logic_form"],  # as the sweep keeps it
+            reference_reading_note=reading["planner_success_note"],
+        )
+        rows = [
+            {**r, "reference_reading": {"logic_form": per_task.get(r["identifier"], {})}}
+            for r in rows
+        ]
+    rows = with_task_fields(rows, tasks)
     replace_files(  # each file replaced whole: a reader or a kill never sees half of one
         out,
         {
@@ -156,9 +178,14 @@ def _run(args: argparse.Namespace, out: Path) -> int:
         print(json.dumps({"ok": True, **summary}, indent=2, sort_keys=True))
     else:
         from planproof.commands.failures import failures, operator_failure, print_failures
+        from planproof.commands.reading_table import print_readings
 
-        _table(summary)
+        if args.reading != "reference":
+            _table(summary)
+        print_readings("transition-modeling", summary, args.reading)
         print(f"results: {out}/results.jsonl, summary: {out}/summary.json")
+        if args.reading == "reference":
+            return 0
         rows = [t.to_dict() for t in report.tasks]
         names = {t.identifier: t.name for t in tasks}
         print_failures(failures(rows, operator_failure), len(rows), names)

@@ -5,7 +5,6 @@ lead from one to the other, as ``planproof reproduce eai`` shows them."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 
@@ -13,7 +12,7 @@ def _fmt(v: Any) -> str:
     return "—" if not isinstance(v, int | float) else f"{v:.1f}"
 
 
-def print_readings(module: str, summary: Mapping[str, Any], reading: str, out: Path) -> None:
+def print_readings(module: str, summary: Mapping[str, Any], reading: str) -> None:
     """The readings table (``reading`` both or reference) and the corrections; a note
     where the module has no reference reading; nothing for ``--reading planproof`` on a
     module that has one."""
@@ -56,8 +55,6 @@ def print_readings(module: str, summary: Mapping[str, Any], reading: str, out: P
     if note:
         console.print(f"note: {note}", markup=False)
     _print_corrections(summary.get("corrections"))
-    if reading == "reference":
-        console.print(f"results: {out}/results.jsonl, summary: {out}/summary.json")
 
 
 def _print_corrections(table_doc: Any) -> None:

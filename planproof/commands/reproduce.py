@@ -444,7 +444,6 @@ def build(
         taus,
         user_row,
     )
-    from planproof.runs.published_sweep import figures
 
     reference, notes = _reference_lookup(modules)
     sampled = _sampled_lookup()
@@ -494,10 +493,36 @@ def build(
             )
             all_taus += taus(section, rows)
             rows += [
-                user_row(module, label, figures(module, s)) for m, label, s in user if m == section
+                user_row(module, label, *_user_figures(section, module, s))
+                for m, label, s in user
+                if section == m
+                or (section == TM_COUNTING and isinstance(s.get("reference_counting"), dict))
             ]
             sections[section] = rows
     return sections, all_taus, notes
+
+
+def _user_figures(
+    section: str, module: str, summary: Mapping[str, Any]
+) -> tuple[dict[str, float], dict[str, float]]:
+    """A user's run in a section: (planproof's figures, the reference reading's) from its
+    summary.json. An evaluate or run scored in both readings keeps the reference reading's
+    summary in ``reference_reading``; transition modeling's logic form counted as the
+    reference counts (``reference_counting``) is a section of its own, as for the
+    published models."""
+    from planproof.report.leaderboard import TM_COUNTING
+    from planproof.runs.published_sweep import figures
+
+    if section == TM_COUNTING:
+        counted = summary["reference_counting"]
+        return {
+            k.replace("non-spatial", "non_spatial"): float(v)
+            for k, v in counted.items()
+            if isinstance(v, int | float)
+        }, {}
+    reading = summary.get("reference_reading")
+    ref = figures(module, reading) if isinstance(reading, Mapping) else {}
+    return figures(module, summary), ref
 
 
 def _planner_notes(results: Sequence[Mapping[str, Any]]) -> list[str]:

@@ -431,9 +431,21 @@ def rows_for(
     return out
 
 
-def user_row(module: str, label: str, figures: Mapping[str, float]) -> Row:
-    """A user's own run directory, beside the published models (planproof column only)."""
-    return Row(model=label, label=label, planproof=dict(figures), user_run=True)
+def user_row(
+    module: str,
+    label: str,
+    figures: Mapping[str, float],
+    reading: Mapping[str, float] | None = None,
+) -> Row:
+    """A user's own run directory, beside the published models: planproof's figures and,
+    when the run was scored in both readings, the reference reading's."""
+    return Row(
+        model=label,
+        label=label,
+        planproof=dict(figures),
+        user_run=True,
+        reading=dict(reading or {}),
+    )
 
 
 def as_plain(rows: Sequence[Row]) -> list[dict[str, Any]]:

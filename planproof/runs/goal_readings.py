@@ -37,9 +37,7 @@ def _gold(identifier: str) -> Mapping[str, Any]:
     return gold
 
 
-def score_both(
-    task: Any, text: str, *, logic: bool = False, timeout: float = 2.0
-) -> GoalReadings:
+def score_both(task: Any, text: str, *, logic: bool = False, timeout: float = 2.0) -> GoalReadings:
     """Score one answer in both readings (``logic``: planproof's Z3 checks too, which
     the sweep leaves out and neither reading's counts depend on)."""
     from planproof.metrics.goal_corrections import task_corrections

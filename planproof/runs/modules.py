@@ -66,7 +66,10 @@ def module_tasks(module: str, dataset: str) -> tuple[Task, ...]:
 def evaluate_answers(
     module: str, dataset: str, tasks: Sequence[Task], answers: Mapping[str, str]
 ) -> Evaluation:
-    """Score the answered tasks (``answers``: identifier → response text), in task order.
+    """Score the answered tasks (``answers``: identifier → response text), in task order,
+    on VirtualHome in both readings (planproof's, and the reference's beside it:
+    :mod:`planproof.runs.reference_reading`; BEHAVIOR transition modeling's logic form
+    too).
 
     Tasks without an answer (a failed call) are not scored here: the runner lists them
     separately, so that a provider outage never shows up as a model's parsing error."""
@@ -74,12 +77,40 @@ def evaluate_answers(
     if module == "transition-modeling":
         from planproof.metrics.transition_modeling.evaluate import evaluate_responses
         from planproof.pddl.eai import load_eai_pddl
+        from planproof.runs.reference_reading import logic_form_reading
 
-        report = evaluate_responses(
-            load_eai_pddl(dataset),
-            [{"identifier": t.identifier, "llm_output": answers[t.identifier]} for t in answered],
+        data = load_eai_pddl(dataset)
+        rows = [{"identifier": t.identifier, "llm_output": answers[t.identifier]} for t in answered]
+        report = evaluate_responses(data, rows)
+        reading, per_task = logic_form_reading(data, rows)
+        summary = {
+            **report.summary(),
+            "reference_reading": reading,
+            "reference_counting": reading["logic_form"],
+            "reference_reading_note": reading["planner_success_note"],
+            "reading": "both",
+        }
+        return Evaluation(
+            [
+                {**r.to_dict(), "reference_reading": {"logic_form": per_task.get(r.identifier, {})}}
+                for r in report.tasks
+            ],
+            summary,
         )
-        return Evaluation([r.to_dict() for r in report.tasks], report.summary())
+    from planproof.runs.reference_reading import readings, summary_and_rows, unavailable
+
+    if unavailable(module, dataset) is None and module in MODULES:
+        # both readings, as ``planproof evaluate`` by default
+        scorer = readings(
+            module,
+            lambda: [
+                {"identifier": t.identifier, "llm_output": answers[t.identifier]} for t in answered
+            ],
+            logic=True,
+        )
+        both = [scorer.score(t, answers[t.identifier]) for t in answered]
+        summary, rows, _ = summary_and_rows(scorer, both)
+        return Evaluation(rows, {**summary, "reading": "both"})
     results: list[Any]
     summary: dict[str, Any]
     if module == "action-sequencing":
@@ -99,4 +130,5 @@ def evaluate_answers(
         summary = m_sd.summarize(results)
     else:
         raise ValueError(f"unknown module {module!r}; choose one of {', '.join(MODULES)}")
+    summary.update(reference_reading=None, reference_reading_note=unavailable(module, dataset))
     return Evaluation([r.to_dict() for r in results], summary)

@@ -129,7 +129,9 @@ def logic_form_reading(
         reference_logic_form_figures,
     )
 
-    per_task = {str(row.get("identifier")): reference_logic_form_counts(data, [row]) for row in rows}
+    per_task = {
+        str(row.get("identifier")): reference_logic_form_counts(data, [row]) for row in rows
+    }
     return {
         "logic_form": reference_logic_form_figures(data, rows),
         "planner_success": None,
