@@ -74,43 +74,17 @@ def evaluate_answers(
     Tasks without an answer (a failed call) are not scored here: the runner lists them
     separately, so that a provider outage never shows up as a model's parsing error."""
     answered = [t for t in tasks if t.identifier in answers]
+    rows = [{"identifier": t.identifier, "llm_output": answers[t.identifier]} for t in answered]
     if module == "transition-modeling":
-        from planproof.metrics.transition_modeling.evaluate import evaluate_responses
-        from planproof.pddl.eai import load_eai_pddl
-        from planproof.runs.reference_reading import logic_form_reading
-
-        data = load_eai_pddl(dataset)
-        rows = [{"identifier": t.identifier, "llm_output": answers[t.identifier]} for t in answered]
-        report = evaluate_responses(data, rows)
-        reading, per_task = logic_form_reading(data, rows)
-        summary = {
-            **report.summary(),
-            "reference_reading": reading,
-            "reference_counting": reading["logic_form"],
-            "reference_reading_note": reading["planner_success_note"],
-            "reading": "both",
-        }
-        return Evaluation(
-            [
-                {**r.to_dict(), "reference_reading": {"logic_form": per_task.get(r.identifier, {})}}
-                for r in report.tasks
-            ],
-            summary,
-        )
+        return _transition_modeling(dataset, rows)
     from planproof.runs.reference_reading import readings, summary_and_rows, unavailable
 
     if unavailable(module, dataset) is None and module in MODULES:
         # both readings, as ``planproof evaluate`` by default
-        scorer = readings(
-            module,
-            lambda: [
-                {"identifier": t.identifier, "llm_output": answers[t.identifier]} for t in answered
-            ],
-            logic=True,
-        )
+        scorer = readings(module, lambda: rows, logic=True)
         both = [scorer.score(t, answers[t.identifier]) for t in answered]
-        summary, rows, _ = summary_and_rows(scorer, both)
-        return Evaluation(rows, {**summary, "reading": "both"})
+        scored, per_task, _ = summary_and_rows(scorer, both)
+        return Evaluation(per_task, {**scored, "reading": "both"})
     results: list[Any]
     summary: dict[str, Any]
     if module == "action-sequencing":
@@ -132,3 +106,27 @@ def evaluate_answers(
         raise ValueError(f"unknown module {module!r}; choose one of {', '.join(MODULES)}")
     summary.update(reference_reading=None, reference_reading_note=unavailable(module, dataset))
     return Evaluation([r.to_dict() for r in results], summary)
+
+
+def _transition_modeling(dataset: str, rows: Sequence[Mapping[str, Any]]) -> Evaluation:
+    """Transition modeling's answers scored by planproof, with the logic form also counted
+    as the reference counts (its reference reading)."""
+    from planproof.metrics.transition_modeling.evaluate import evaluate_responses
+    from planproof.pddl.eai import load_eai_pddl
+    from planproof.runs.reference_reading import logic_form_reading
+
+    data = load_eai_pddl(dataset)
+    report = evaluate_responses(data, rows)
+    reading, per_task = logic_form_reading(data, rows)
+    summary = {
+        **report.summary(),
+        "reference_reading": reading,
+        "reference_counting": reading["logic_form"],
+        "reference_reading_note": reading["planner_success_note"],
+        "reading": "both",
+    }
+    results = [
+        {**r.to_dict(), "reference_reading": {"logic_form": per_task.get(r.identifier, {})}}
+        for r in report.tasks
+    ]
+    return Evaluation(results, summary)
