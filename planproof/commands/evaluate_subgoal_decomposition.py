@@ -66,6 +66,9 @@ def run(args: argparse.Namespace) -> int:
         source="subgoals derived from gold plans",
         table=_table,
         extra={"search": {"mode": args.search, "depth": args.depth, "max_states": args.max_states}},
+        reading_options={
+            "search": {"depth": args.depth, "mode": args.search, "max_states": args.max_states}
+        },
     )
 
 

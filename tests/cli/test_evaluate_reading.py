@@ -329,3 +329,30 @@ def test_a_run_records_the_reference_reading(tmp_path: Path) -> None:
     assert fixes["unexplained"] == 0
     rows = _rows(out)
     assert len(rows) == 3 and all("reference" in r["reference_reading"] for r in rows)
+
+
+@pytest.mark.data
+@pytest.mark.parametrize(
+    ("module", "options"),
+    [
+        ("subgoal-decomposition", ["--depth", "1", "--max-states", "5"]),
+        ("goal-interpretation", ["--timeout", "5"]),
+    ],
+)
+def test_the_modules_options_apply_to_planproofs_reading_in_every_reading(
+    module: str, options: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """planproof's reading with the module's own options (subgoal search bounds, goal
+    interpretation's Z3 checks) is the same whether or not the reference's stands beside
+    it."""
+    rows = json.loads(_published(module, GPT4O).path.read_text("utf-8"))[:8]
+    path = tmp_path / "a.json"
+    path.write_text(json.dumps(rows), encoding="utf-8")
+    base = ["--dataset", "virtualhome", "--responses", str(path), *options]
+    for reading in ("planproof", "both"):
+        argv = [*base, "--reading", reading, "--output", str(tmp_path / reading)]
+        assert _evaluate(capsys, module, *argv)[0] == 0
+    own, both = (_rows(tmp_path / r) for r in ("planproof", "both"))
+    assert [{k: v for k, v in r.items() if k != "reference_reading"} for r in both] == own
+    if module == "goal-interpretation":  # the Z3 checks ran in both readings
+        assert all(r["logic"] is not None for r in own)
