@@ -81,3 +81,32 @@ def _print_corrections(table_doc: Any) -> None:
     table.add_row("total", correction_cell(table_doc.get("total", {}), deltas))
     table.add_row("unexplained", str(int(table_doc.get("unexplained", 0))))
     stdout_console().print(table)
+
+
+def reading_line(module: str, summary: Mapping[str, Any]) -> str | None:
+    """One line of the reference reading's headline figures (``planproof run``), or the
+    note of a module without one; None when the summary has neither."""
+    reading = summary.get("reference_reading")
+    note = summary.get("reference_reading_note")
+    if not isinstance(reading, Mapping):
+        return f"note: {note}" if note else None
+    figs = reading.get("logic_form", summary.get("reference_reading_figures"))
+    if not isinstance(figs, Mapping):
+        figs = {}
+    if module == "goal-interpretation":
+        shown = {"overall F1": figs.get("overall_f1")}
+    elif module == "transition-modeling":
+        shown = {
+            k.removesuffix("_f1").replace("_", " ") + " F1": v
+            for k, v in figs.items()
+            if k.endswith("_f1")
+        }
+    else:
+        shown = {
+            "task success": figs.get("task_success"),
+            "executable": figs.get("execution_success"),
+        }
+    return "reference reading (virtualhome-eval 0.1.1's rules): " + (
+        ", ".join(f"{k} {_fmt(v)}" + (" %" if v is not None else "") for k, v in shown.items())
+        or "no figure"
+    )

@@ -225,6 +225,11 @@ def _print(info: dict[str, Any], summary: dict[str, Any], out: Path, report: Pat
         )
     for line in headline(info["module"], summary):
         console.print("  " + line)
+    from planproof.commands.reading_table import reading_line
+
+    ref = reading_line(info["module"], summary)
+    if ref:
+        console.print("  " + ref, markup=False)
     for item in gave_up[:5]:
         console.print(f"  [yellow]agent gave up[/] {item['reason']}")
     for err in summary.get("call_errors", [])[:5]:
