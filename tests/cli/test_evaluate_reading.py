@@ -303,22 +303,18 @@ def test_reproduce_run_fills_the_reference_reading_column(
     assert user["planproof"] == published["planproof"]
 
 
-def test_a_run_records_the_reference_reading(tmp_path: Path) -> None:
+def test_a_run_records_the_reference_reading(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """``planproof run`` with the built-in planner agent: summary.json carries the reference
-    reading (its figures, the corrections) and results.jsonl each task's verdict."""
-    from planproof.runs.runner import RunConfig, execute
-
+    reading (its figures, the corrections), results.jsonl each task's verdict, and the
+    terminal one line of it under the headline."""
     out = tmp_path / "run"
-    execute(
-        RunConfig(
-            model="planner",
-            module="action-sequencing",
-            dataset="virtualhome",
-            out_dir=out,
-            limit=3,
-            cache_path=tmp_path / "cache.sqlite3",
-        )
-    )
+    argv = ["run", "--model", "planner", "--module", "action-sequencing"]
+    argv += ["--dataset", "virtualhome", "--limit", "3", "--output", str(out)]
+    assert main([*argv, "--cache", str(tmp_path / "cache.sqlite3")]) == 0
+    text = capsys.readouterr().out
+    assert "reference reading (virtualhome-eval 0.1.1's rules): task success" in text
     summary = json.loads((out / "summary.json").read_text("utf-8"))
     assert summary["reading"] == "both"
     assert summary["reference_reading"]["tasks"] == 3
