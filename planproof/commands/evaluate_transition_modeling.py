@@ -147,7 +147,7 @@ def _run(args: argparse.Namespace, out: Path) -> int:
     }
     rows = [t.to_dict() for t in report.tasks]
     if args.reading != "planproof":  # the logic form counted as the reference counts
-        from planproof.runs.reference_reading import logic_form_reading
+        from planproof.runs.reference_reading import logic_form_reading, logic_form_words
 
         reading, per_task = logic_form_reading(data, responses)
         figs = {
@@ -160,7 +160,11 @@ def _run(args: argparse.Namespace, out: Path) -> int:
             reference_reading_note=reading["planner_success_note"],
         )
         rows = [
-            {**r, "reference_reading": {"logic_form": per_task.get(r["identifier"], {})}}
+            {
+                **r,
+                "reference_reading": logic_form_words(per_task.get(r["identifier"], {})),
+                "reference_verdict": {"logic_form": per_task.get(r["identifier"], {})},
+            }
             for r in rows
         ]
     rows = with_task_fields(rows, tasks)

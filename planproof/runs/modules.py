@@ -113,7 +113,7 @@ def _transition_modeling(dataset: str, rows: Sequence[Mapping[str, Any]]) -> Eva
     as the reference counts (its reference reading)."""
     from planproof.metrics.transition_modeling.evaluate import evaluate_responses
     from planproof.pddl.eai import load_eai_pddl
-    from planproof.runs.reference_reading import logic_form_reading
+    from planproof.runs.reference_reading import logic_form_reading, logic_form_words
 
     data = load_eai_pddl(dataset)
     report = evaluate_responses(data, rows)
@@ -126,7 +126,11 @@ def _transition_modeling(dataset: str, rows: Sequence[Mapping[str, Any]]) -> Eva
         "reading": "both",
     }
     results = [
-        {**r.to_dict(), "reference_reading": {"logic_form": per_task.get(r.identifier, {})}}
+        {
+            **r.to_dict(),
+            "reference_reading": logic_form_words(per_task.get(r.identifier, {})),
+            "reference_verdict": {"logic_form": per_task.get(r.identifier, {})},
+        }
         for r in report.tasks
     ]
     return Evaluation(results, summary)

@@ -102,7 +102,9 @@ def summary_and_rows(
     r: Readings, results: Sequence[Any]
 ) -> tuple[dict[str, Any], list[dict[str, Any]], list[Any]]:
     """planproof's summary with the reference reading inside it, each task's planproof row
-    with its ``reference_reading`` verdict, and planproof's own results."""
+    with its reference reading (``reference_reading``: in words, as the published models'
+    task records have it; ``reference_verdict``: the verdict and the correction as data),
+    and planproof's own results."""
     from planproof.runs.published_sweep import figures
 
     summary = r.summarize(results)
@@ -110,10 +112,17 @@ def summary_and_rows(
     own = [x.planproof for x in results]
     rows = []
     for x, v in zip(own, r.verdicts(results), strict=True):
-        ref = {k: v[k] for k in ("reference", "correction", "corrections") if k in v}
+        verdict = {k: v[k] for k in ("reference", "correction", "corrections") if k in v}
         words = v.get("record", {}).get("reference_reading", {})
-        rows.append({**x.to_dict(), "reference_reading": {**ref, "in_words": words}})
+        rows.append({**x.to_dict(), "reference_reading": words, "reference_verdict": verdict})
     return summary, rows, own
+
+
+def logic_form_words(counts: Mapping[str, Sequence[int]]) -> dict[str, str]:
+    """A task's logic-form counts in the reference's counting, in words (the report's
+    drill-down shows a row's ``reference_reading`` as such facts)."""
+    text = "; ".join(f"{c} TP {tp} / FP {fp} / FN {fn}" for c, (tp, fp, fn) in counts.items())
+    return {"logic form": text or "no operator of the task counted"}
 
 
 def logic_form_reading(

@@ -85,11 +85,13 @@ def test_a_published_file_gets_the_reproduce_tables_reference_reading(
     on_disk = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     assert on_disk["reference_reading_figures"] == cell["reference_reading_figures"]
     # every task's reference verdict and correction, as the sweep keeps them
-    rows = {r["identifier"]: r["reference_reading"] for r in _rows(out)}
+    rows = {r["identifier"]: r["reference_verdict"] for r in _rows(out)}
+    words = {r["identifier"]: r["reference_reading"] for r in _rows(out)}
     swept = {t["identifier"]: t for t in cell["tasks"]}
     assert rows.keys() == swept.keys() and len(rows) == summary["tasks"]
     for ident, t in swept.items():
         assert rows[ident]["reference"] == t["reference"], ident
+        assert words[ident] == t["record"]["reference_reading"], ident  # the drill-down's
         for key in ("correction", "corrections"):
             if key in t:
                 assert rows[ident][key] == t[key], ident
@@ -130,7 +132,8 @@ def test_transition_modeling_reads_the_logic_form_as_the_reference_counts(
     assert "logic form only" in summary["reference_reading_note"]
     totals: dict[str, list[int]] = {}
     for row in _rows(out):
-        for cat, counts in row["reference_reading"]["logic_form"].items():
+        assert row["reference_reading"]["logic form"]  # in words, for the report
+        for cat, counts in row["reference_verdict"]["logic_form"].items():
             totals[cat] = [a + b for a, b in zip(totals.get(cat, [0, 0, 0]), counts, strict=True)]
     for cat, (tp, fp, fn) in totals.items():
         if tp + fp and tp + fn:
@@ -168,7 +171,7 @@ def test_json_lines_and_a_json_list_get_the_same_reference_draws(
         argv = ["--dataset", "virtualhome", "--responses", str(path), "--output", str(out)]
         code, _, _ = _evaluate(capsys, "subgoal-decomposition", *argv, "--json")
         assert code == 0
-        verdicts.append({r["identifier"]: r["reference_reading"]["reference"] for r in _rows(out)})
+        verdicts.append({r["identifier"]: r["reference_verdict"]["reference"] for r in _rows(out)})
     assert verdicts[0] == verdicts[1] and len(verdicts[0]) == 30
     draws = ref.file_draws(rows)
     tasks = {t.identifier: t for t in load_tasks("virtualhome")}
@@ -213,7 +216,7 @@ def test_the_text_shows_both_readings_and_the_corrections_by_default(
     assert "Reference reading" not in out and "Action sequencing — virtualhome" in out
     plain = json.loads((tmp_path / "p" / "summary.json").read_text("utf-8"))
     assert plain["reading"] == "planproof" and "reference_reading" not in plain
-    assert all("reference_reading" not in r for r in _rows(tmp_path / "p"))
+    assert all("reference_verdict" not in r for r in _rows(tmp_path / "p"))
     # planproof's reading is the same whichever reading stands beside it
     assert plain["goal_evaluation"] == summary["goal_evaluation"]
 
@@ -324,7 +327,8 @@ def test_a_run_records_the_reference_reading(
     assert ref["evaluated"] + fixes["total"].get("evaluated", 0) == 3
     assert fixes["unexplained"] == 0
     rows = _rows(out)
-    assert len(rows) == 3 and all("reference" in r["reference_reading"] for r in rows)
+    assert len(rows) == 3 and all("reference" in r["reference_verdict"] for r in rows)
+    assert all(r["reference_reading"]["verdict"] for r in rows)
 
 
 @pytest.mark.data
@@ -349,6 +353,7 @@ def test_the_modules_options_apply_to_planproofs_reading_in_every_reading(
         argv = [*base, "--reading", reading, "--output", str(tmp_path / reading)]
         assert _evaluate(capsys, module, *argv)[0] == 0
     own, both = (_rows(tmp_path / r) for r in ("planproof", "both"))
-    assert [{k: v for k, v in r.items() if k != "reference_reading"} for r in both] == own
+    ours = [{k: v for k, v in r.items() if not k.startswith("reference_")} for r in both]
+    assert ours == own
     if module == "goal-interpretation":  # the Z3 checks ran in both readings
         assert all(r["logic"] is not None for r in own)
