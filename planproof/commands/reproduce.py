@@ -496,7 +496,11 @@ def build(
                 user_row(module, label, *_user_figures(section, module, s))
                 for m, label, s in user
                 if section == m
-                or (section == TM_COUNTING and isinstance(s.get("reference_counting"), dict))
+                or (
+                    section == TM_COUNTING
+                    and m == "transition-modeling"
+                    and isinstance(s.get("reference_counting"), dict)
+                )
             ]
             sections[section] = rows
     return sections, all_taus, notes

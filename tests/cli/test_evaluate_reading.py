@@ -306,6 +306,33 @@ def test_reproduce_run_fills_the_reference_reading_column(
     assert user["planproof"] == published["planproof"]
 
 
+@pytest.mark.data
+def test_reproduce_run_shows_a_transition_modeling_run_counted_as_the_reference(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A transition-modeling evaluate directory appears in the "reference counting"
+    section too: for the published GPT-4o file, the same figures as GPT-4o's row."""
+    from planproof.report.leaderboard import TM_COUNTING
+
+    f = _published("transition-modeling", GPT4O)
+    mine = tmp_path / "mine"
+    argv = ["--dataset", "virtualhome", "--responses", str(f.path), "--output", str(mine)]
+    assert _evaluate(capsys, "transition-modeling", *argv, "--no-planner")[0] == 0
+    argv = ["reproduce", "eai", "--modules", "transition-modeling", "--models", GPT4O]
+    argv += ["--no-planner", "--run", str(mine), "--output", str(tmp_path / "rep"), "--json"]
+    assert main(argv) == 0
+    sections = json.loads(capsys.readouterr().out)["sections"]
+    counted = {r["label"] if r["user_run"] else "published": r for r in sections[TM_COUNTING]}
+    assert counted["mine"]["planproof"] == counted["published"]["planproof"]
+    assert counted["mine"]["planproof"]["object_states_f1"] > 0
+    plain = {
+        r["label"] if r["user_run"] else "published": r for r in sections["transition-modeling"]
+    }
+    assert plain["mine"]["planproof"]["object_states_f1"] == pytest.approx(
+        plain["published"]["planproof"]["object_states_f1"]
+    )
+
+
 def test_a_run_records_the_reference_reading(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
