@@ -481,13 +481,30 @@ GRAB_FROM = ("ontop", "inside", "obj_next_to")
 else in, else close to (never a room)."""
 
 
+def _node_id(name: str) -> int:
+    tail = name.rsplit(".", 1)[-1]
+    return int(tail) if tail.isdigit() else -1
+
+
 def grabbed_from(scene: Scene, o: str) -> tuple[str, str] | None:
-    """(relation, node) the executor remembers for a grab of ``o``; planproof's state keeps
-    no edge order, so "first" is by relation, then by name."""
+    """(relation, node) the executor remembers for a grab of ``o``: the first node of its
+    ON, else INSIDE, else CLOSE edges that is not a room. The executor reads a relation's
+    targets from a Python ``set`` of node ids, so "first" is that set's iteration order
+    (ids inserted as the executor does: the edges added while running, such as the
+    character's own CLOSE edge from a walk, before the scene's); and the character, close
+    to ``o``, is one of ``o``'s CLOSE targets (every CLOSE edge has its reverse)."""
     for pred in GRAB_FROM:
-        found = sorted(x for x in scene.targets(pred, o) if not scene.has("room", x))
+        found = sorted(
+            (x for x in scene.targets(pred, o) if not scene.has("room", x) and x != o),
+            key=_node_id,
+        )
+        if pred == "obj_next_to" and scene.has("next_to", CHARACTER, o):
+            found.insert(0, CHARACTER)
         if found:
-            return pred, found[0]
+            ids = {_node_id(x): x for x in found}
+            order = list(dict.fromkeys([_node_id(x) for x in found]))
+            first = next(iter(set(order)))
+            return pred, ids[first]
     return None
 
 
