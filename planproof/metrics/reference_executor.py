@@ -71,6 +71,16 @@ class Scene:
         atom = Atom(pred, tuple(Const(a) for a in args))
         return atom in self.state or atom in self.static
 
+    def own(self, pred: str, o: str) -> bool:
+        """``o`` has the property in the scene graph itself, not only by one of the class-name
+        exceptions planproof folds into properties (``CLASS_PROPERTIES``: a desk can be
+        opened, hands are a recipient): those are one executor's exceptions, and the others
+        read the graph's property (``PUTIN`` into a desk needs no opening; a ``DRINK`` from
+        the hands is not afforded)."""
+        from planproof.simulators.virtualhome.convert import CLASS_PROPERTIES
+
+        return self.has(pred, o) and pred not in CLASS_PROPERTIES.get(class_name(o), ())
+
     def targets(self, pred: str, subject: str) -> list[str]:
         """Every ``x`` with ``pred(subject, x)``."""
         return [
@@ -207,7 +217,7 @@ def _put(inside: bool) -> Callable[[Scene, Sequence[str]], Failure | None]:
             return _missing("HOLDS", o)
         if not s.close(d):
             return _missing("CLOSE", d)
-        if inside and s.has("can_open", d) and not s.has("open", d):
+        if inside and s.own("can_open", d) and not s.has("open", d):
             return _AFFORD
         return None
 
@@ -265,7 +275,7 @@ def _prop_then_held(*props: str) -> Callable[[Scene, Sequence[str]], Failure | N
 
     def check(s: Scene, args: Sequence[str]) -> Failure | None:
         o = args[0]
-        if not any(s.has(p, o) for p in props):
+        if not any(s.own(p, o) for p in props):
             return _AFFORD
         return None if s.holding(o) else _missing("HOLDS", o)
 
