@@ -346,10 +346,9 @@ def _simulate(
 ) -> ReferenceTask:
     from planproof.ltl.trace import Trace
     from planproof.metrics.action_sequencing import goal_counts
+    from planproof.metrics.reference_executor import replay_reference_executor
     from planproof.simulators.core import Action, Replay
     from planproof.simulators.virtualhome.convert import object_name
-
-    from planproof.metrics.reference_executor import replay_reference_executor
 
     actions = [Action(n.upper(), tuple(object_name(a, i) for a, i in args)) for n, args in steps]
     final, done, additional, error = replay_reference_executor(task, actions)

@@ -469,9 +469,7 @@ def held_before(failure: Failure, states: Sequence[frozenset[Atom]]) -> bool:
         elif rel != "ON":
             preds = tuple(p for p in preds if p.startswith("obj_"))
         return any(
-            a.pred in preds
-            and a.args[0].name == subject
-            and (obj is None or a.args[1].name == obj)
+            a.pred in preds and a.args[0].name == subject and (obj is None or a.args[1].name == obj)
             for a in state
             if len(a.args) == 2
         )
@@ -561,15 +559,19 @@ def replay_reference_executor(
             failure = _SATISFIED if scene.has("grabbable", args[0]) else _AFFORD
         elif name == "PUTOBJBACK" and "grab-memory" in rules:
             back = memory.get(args[0])
-            failure = Failure("missing") if back is None else _put(back[0] == "inside")(
-                scene, (args[0], back[1])
+            failure = (
+                Failure("missing")
+                if back is None
+                else _put(back[0] == "inside")(scene, (args[0], back[1]))
             )
-        elif ordered and name in CHECKS:
-            failure = _grab(scene, args) if name == "GRAB" else CHECKS[name](scene, args)
         elif ordered and name == "GRAB":
             failure = _grab(scene, args)
+        elif ordered and name in CHECKS:
+            failure = CHECKS[name](scene, args)
         else:
-            failure = None if world.precondition_holds(bound, state) else _classic(world, bound, state, i)
+            failure = (
+                None if world.precondition_holds(bound, state) else _classic(world, bound, state, i)
+            )
         if failure is not None:
             if failure.code == "satisfied":
                 additional += 1
@@ -586,11 +588,12 @@ def replay_reference_executor(
         c = Const(CHARACTER)
         if name in ("WALK", "RUN", "FIND") and "walk-closeness" in rules:
             o = args[0]
-            walked = not (scene.has("ontop", o, CHARACTER) or scene.has("body_part", o) or scene.close(o))
-            if name != "FIND" or walked:
-                if not scene.has("room", o):
-                    boxes = [x for x in scene.targets("inside", o) if not scene.has("room", x)]
-                    nxt = nxt | {Atom("next_to", (c, Const(x))) for x in (*boxes, *body_parts)}
+            walked = not (
+                scene.has("ontop", o, CHARACTER) or scene.has("body_part", o) or scene.close(o)
+            )
+            if (name != "FIND" or walked) and not scene.has("room", o):
+                boxes = [x for x in scene.targets("inside", o) if not scene.has("room", x)]
+                nxt = nxt | {Atom("next_to", (c, Const(x))) for x in (*boxes, *body_parts)}
         if name == "GRAB":
             came = grabbed_from(scene, args[0])
             if "grab-closeness" in rules:
@@ -611,8 +614,10 @@ def replay_reference_executor(
             memory.pop(args[0], None)
         elif name == "PUTOBJBACK" and args[0] in memory:
             pred, dest = memory.pop(args[0])
-            rel = "inside" if pred == "inside" else "ontop" if pred == "ontop" else "obj_next_to"
-            nxt = nxt | {Atom(rel, (Const(args[0]), Const(dest))), Atom("next_to", (c, Const(dest)))}
+            nxt = nxt | {
+                Atom(pred, (Const(args[0]), Const(dest))),
+                Atom("next_to", (c, Const(dest))),
+            }
         state = nxt
         states.append(state)
         done.append(i)
