@@ -531,20 +531,28 @@ def replay_reference_executor(
     task: object,
     actions: Sequence[object],
     rules: Sequence[str] = EXECUTOR_RULES,
+    *,
+    start: frozenset[Atom] | None = None,
+    history: Sequence[frozenset[Atom]] = (),
+    memory: dict[str, tuple[str, str]] | None = None,
 ) -> tuple[frozenset[Atom], list[int], int, str | None]:
     """Replay ``actions`` as the reference's executor runs them, on planproof's states:
     (final state, indices of the executed steps, additional steps, error type or None).
     An action that passes the executor's tests takes planproof's operator's effects (as
     the executor's, whatever planproof's own precondition says), with the walk and grab
-    differences of :data:`EXECUTOR_RULES`."""
+    differences of :data:`EXECUTOR_RULES`. ``start``: the state to replay from (the
+    task's initial state by default), ``history`` the states before it (the temporal-order
+    checker reads them), ``memory`` the executor's record of grabbed objects (object →
+    (relation, node)), updated in place: a caller that replays a plan in pieces passes the
+    same one each time."""
     from planproof.simulators.core import StepError
 
     world = task.world  # type: ignore[attr-defined]
     static: frozenset[Atom] = world.static
     body_parts = tuple(a.args[0].name for a in static if a.pred == "body_part")
-    state: frozenset[Atom] = task.initial  # type: ignore[attr-defined]
-    states = [state]
-    memory: dict[str, tuple[str, str]] = {}
+    state: frozenset[Atom] = task.initial if start is None else start  # type: ignore[attr-defined]
+    states = [*history, state]
+    memory = {} if memory is None else memory
     done: list[int] = []
     additional = 0
     ordered = "check-order" in rules
