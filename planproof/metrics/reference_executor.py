@@ -192,24 +192,6 @@ def _standup(s: Scene, args: Sequence[str]) -> Failure | None:
     return None if s.posture() else _SATISFIED
 
 
-def _open(closing: bool) -> Callable[[Scene, Sequence[str]], Failure | None]:
-    def check(s: Scene, args: Sequence[str]) -> Failure | None:
-        o = args[0]
-        if not s.has("can_open", o):
-            return _AFFORD
-        if not s.close(o):
-            return _missing("CLOSE", o)
-        if not closing and not s.free_hand():
-            return _NO_FREE_HAND
-        if not s.has("open" if closing else "closed", o):
-            return _SATISFIED
-        if not closing and s.has("on", o):
-            return _SATISFIED
-        return None
-
-    return check
-
-
 def _put(inside: bool) -> Callable[[Scene, Sequence[str]], Failure | None]:
     def check(s: Scene, args: Sequence[str]) -> Failure | None:
         o, d = args
@@ -224,34 +206,23 @@ def _put(inside: bool) -> Callable[[Scene, Sequence[str]], Failure | None]:
     return check
 
 
-def _switch(on: bool) -> Callable[[Scene, Sequence[str]], Failure | None]:
+def _toggle(
+    prop: str, before: str, blocked_by: str | None = None, *, hand: bool = False
+) -> Callable[[Scene, Sequence[str]], Failure | None]:
+    """``OPEN``/``CLOSE``, ``SWITCHON``/``SWITCHOFF``, ``PLUGIN``/``PLUGOUT``: the property
+    (affordance), close to it, a free hand (``OPEN``, the plugs), then already done when
+    the state ``before`` does not hold or ``blocked_by`` does (opening what is on,
+    switching on what is unplugged, unplugging what is on)."""
+
     def check(s: Scene, args: Sequence[str]) -> Failure | None:
         o = args[0]
-        if not s.has("has_switch", o):
+        if not s.has(prop, o):
             return _AFFORD
         if not s.close(o):
             return _missing("CLOSE", o)
-        if not s.has("off" if on else "on", o):
-            return _SATISFIED
-        if on and s.has("plugged_out", o):
-            return _SATISFIED
-        return None
-
-    return check
-
-
-def _plug(plug_in: bool) -> Callable[[Scene, Sequence[str]], Failure | None]:
-    def check(s: Scene, args: Sequence[str]) -> Failure | None:
-        o = args[0]
-        if not s.has("has_plug", o):
-            return _AFFORD
-        if not s.close(o):
-            return _missing("CLOSE", o)
-        if not s.free_hand():
+        if hand and not s.free_hand():
             return _NO_FREE_HAND
-        if not s.has("plugged_out" if plug_in else "plugged_in", o):
-            return _SATISFIED
-        if not plug_in and s.has("on", o):
+        if not s.has(before, o) or (blocked_by is not None and s.has(blocked_by, o)):
             return _SATISFIED
         return None
 
@@ -348,11 +319,7 @@ def _move(push: bool) -> Callable[[Scene, Sequence[str]], Failure | None]:
         name = class_name(o)
         if not (s.has("movable", o) or push or name in ("button", "chair", "curtain")):
             return _AFFORD
-        if not s.close(o):
-            return _missing("CLOSE", o)
-        if s.inside_closed(o):
-            return _missing("OPEN", None, subject=o)
-        return None if s.free_hand() else _NO_FREE_HAND
+        return _in_reach_with_a_hand(s, o)
 
     return check
 
@@ -416,12 +383,12 @@ CHECKS: Mapping[str, Callable[[Scene, Sequence[str]], Failure | None]] = {
     "SIT": _seat("sittable", "sitting"),
     "LIE": _seat("lieable", "lying"),
     "STANDUP": _standup,
-    "OPEN": _open(False),
-    "CLOSE": _open(True),
+    "OPEN": _toggle("can_open", "closed", "on", hand=True),
+    "CLOSE": _toggle("can_open", "open"),
     "PUTBACK": _put(False),
     "PUTIN": _put(True),
-    "SWITCHON": _switch(True),
-    "SWITCHOFF": _switch(False),
+    "SWITCHON": _toggle("has_switch", "off", "plugged_out"),
+    "SWITCHOFF": _toggle("has_switch", "on"),
     "DRINK": _prop_then_held("drinkable", "recipient"),
     "TURNTO": _always,
     "LOOKAT": _lookat,
@@ -445,8 +412,8 @@ CHECKS: Mapping[str, Callable[[Scene, Sequence[str]], Failure | None]] = {
     "WASH": _wash,
     "SCRUB": _wash,
     "SQUEEZE": _squeeze,
-    "PLUGIN": _plug(True),
-    "PLUGOUT": _plug(False),
+    "PLUGIN": _toggle("has_plug", "plugged_out", hand=True),
+    "PLUGOUT": _toggle("has_plug", "plugged_in", "on", hand=True),
     "CUT": _cut,
     "EAT": _eat,
     "SLEEP": _rest,
@@ -634,8 +601,12 @@ def replay_reference_executor(
 
 def _grab(s: Scene, args: Sequence[str]) -> Failure | None:
     o = args[0]
-    if not s.has("grabbable", o):
-        return _AFFORD
+    return _in_reach_with_a_hand(s, o) if s.has("grabbable", o) else _AFFORD
+
+
+def _in_reach_with_a_hand(s: Scene, o: str) -> Failure | None:
+    """``GRAB`` and ``PUSH``/``PULL``/``MOVE`` after their property: close to ``o``, ``o``
+    not in a closed container, a free hand."""
     if not s.close(o):
         return _missing("CLOSE", o)
     if s.inside_closed(o):
