@@ -569,6 +569,14 @@ def replay_reference_executor(
             if (name != "FIND" or walked) and not scene.has("room", o):
                 boxes = [x for x in scene.targets("inside", o) if not scene.has("room", x)]
                 nxt = nxt | {Atom("next_to", (c, Const(x))) for x in (*boxes, *body_parts)}
+                if scene.has("can_open", o) and not scene.own("can_open", o):
+                    # the walk reaches what is inside an openable target by the graph's
+                    # own CAN_OPEN, not OPEN's class-name exception (a desk)
+                    keep = {o, *body_parts, *scene.held(), *scene.targets("ontop", o)}
+                    inner = {
+                        a.args[0].name for a in state if a.pred == "inside" and a.args[1].name == o
+                    }
+                    nxt = nxt - {Atom("next_to", (c, Const(x))) for x in inner - keep}
         if name == "GRAB":
             came = grabbed_from(scene, args[0])
             if "grab-closeness" in rules:
