@@ -10,9 +10,9 @@ planproof's operators test one precondition formula and classify its failure aft
 (static part false: affordance; effects already hold: additional step; ...), so the two
 name different errors where several conditions fail at once (``TYPE`` of a lamp from
 afar: not close first, a missing step there, an affordance error in planproof). This module
-is the table of those tests, per action, over planproof's atoms; the effects of an action
-that passes them stay planproof's operator's, with the executor's own differences named
-in :func:`walk_closeness` and :class:`GrabMemory`.
+is the table of those tests, per action, over planproof's atoms (:data:`CHECKS`); the
+effects of an action that passes them stay planproof's operator's, with the walk and grab
+rules of :data:`EXECUTOR_RULES` (:func:`replay_reference_executor`).
 
 The temporal-order checker (``checker.py``) is re-implemented in :func:`held_before`: a
 missing step becomes a wrong order when the named preconditions held in a state of the
@@ -476,10 +476,9 @@ def grabbed_from(scene: Scene, o: str) -> tuple[str, str] | None:
         if pred == "obj_next_to" and scene.has("next_to", CHARACTER, o):
             found.insert(0, CHARACTER)
         if found:
-            ids = {_node_id(x): x for x in found}
-            order = list(dict.fromkeys([_node_id(x) for x in found]))
-            first = next(iter(set(order)))
-            return pred, ids[first]
+            # set(...) of the ids in insertion order, iterated as the executor iterates it
+            first = next(iter({_node_id(x) for x in found}))
+            return pred, next(x for x in found if _node_id(x) == first)
     return None
 
 
