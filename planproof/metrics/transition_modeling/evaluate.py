@@ -226,6 +226,7 @@ def evaluate_task(
     plan_cache: bool = True,
     compare: bool = False,
     max_expansions: int | None = None,
+    cpu_budget: float | None = None,
 ) -> TaskResult:
     """Score one LLM answer for one task (see the module docstring). ``check_cache``
     memoises the operator checks across tasks (the same operator recurs in many); by
@@ -322,6 +323,7 @@ def evaluate_task(
             timeout=timeout,
             use_cache=plan_cache,
             max_expansions=max_expansions,
+            cpu_budget=cpu_budget,
         )
     return result
 
@@ -355,6 +357,7 @@ def _plan(
     timeout: float,
     use_cache: bool = True,
     max_expansions: int | None = None,
+    cpu_budget: float | None = None,
 ) -> TaskResult:
     from planproof.metrics.transition_modeling.replay import check_plan, pddl_task, to_actions
     from planproof.pddl.plan_cache import cached_plan
@@ -365,10 +368,22 @@ def _plan(
     problem = declare_missing_objects(data.domain, data.problem(result.identifier))
     if use_cache:
         res, cached = cached_plan(
-            model, problem, engine=engine, timeout=timeout, max_expansions=max_expansions
+            model,
+            problem,
+            engine=engine,
+            timeout=timeout,
+            max_expansions=max_expansions,
+            cpu_budget=cpu_budget,
         )
     else:
-        res = plan(model, problem, engine=engine, timeout=timeout, max_expansions=max_expansions)
+        res = plan(
+            model,
+            problem,
+            engine=engine,
+            timeout=timeout,
+            max_expansions=max_expansions,
+            cpu_budget=cpu_budget,
+        )
         cached = False
     if not res.solved:
         return dataclasses.replace(
@@ -411,6 +426,7 @@ class Job:
     plan_cache: bool = True
     compare: bool = False
     max_expansions: int | None = None
+    cpu_budget: float | None = None
 
 
 def evaluate_job(job: Job) -> TaskResult:
@@ -429,6 +445,7 @@ def evaluate_job(job: Job) -> TaskResult:
         plan_cache=job.plan_cache,
         compare=job.compare,
         max_expansions=job.max_expansions,
+        cpu_budget=job.cpu_budget,
     )
 
 
@@ -444,6 +461,7 @@ def evaluate_responses(
     plan_cache: bool = True,
     compare: bool = False,
     max_expansions: int | None = None,
+    cpu_budget: float | None = None,
 ) -> Report:
     """Evaluate answers ``[{"identifier": ..., "llm_output": ...}, ...]``; answers for
     tasks outside the evaluated set (``success_task.json``) are skipped, as in the paper.
@@ -476,6 +494,7 @@ def evaluate_responses(
                 plan_cache,
                 compare,
                 max_expansions,
+                cpu_budget,
             )
         )
     done = 0
@@ -502,6 +521,7 @@ def evaluate_responses(
                 plan_cache=job.plan_cache,
                 compare=job.compare,
                 max_expansions=job.max_expansions,
+                cpu_budget=job.cpu_budget,
             )
 
         outcomes = SerialExecutor().map(here, jobs, on_done=tick)
