@@ -7,12 +7,13 @@ and problem text exactly as handed to the planner (:func:`~planproof.pddl.planne
 export_for_planner`) and the engine, so any change in what the planner would see is a
 new key. Only deterministic verdicts are kept (solved with its plan, unsolvable,
 unsupported, and ``budget``: the builtin search's expansion budget or Fast Downward's CPU
-budget spent, which is part of the key); a timeout or an engine error depends on the machine and its load, and is
-asked again. The store is one SQLite file in the user cache, safe for concurrent worker
-processes; a cache that cannot be opened is skipped (the planner is then simply called).
-``PLANPROOF_PLAN_CACHE=off`` turns it off for a process and its workers (the test suite
-does, so that its planner tests always run the planner); ``PLANPROOF_PLAN_CACHE_PATH``
-names another file (a benchmark starts from an empty one without touching the user's).
+budget spent, which is part of the key); a timeout or an engine error depends on the
+machine and its load, and is asked again. The store is one SQLite file in the user cache,
+safe for concurrent worker processes; a cache that cannot be opened is skipped (the
+planner is then simply called). ``PLANPROOF_PLAN_CACHE=off`` turns it off for a process
+and its workers (the test suite does, so that its planner tests always run the planner);
+``PLANPROOF_PLAN_CACHE_PATH`` names another file (a benchmark starts from an empty one
+without touching the user's).
 """
 
 from __future__ import annotations
