@@ -138,4 +138,5 @@ def test_reproduce_shows_behavior_beside_the_papers_columns(
     if "gpt-4o-2024-05-13" in REFERENCE_BEHAVIOR:
         for fig in GROUPS[TM_BEHAVIOR_COUNTING][0]:
             assert counted["planproof"][fig] == pytest.approx(counted["reference"][fig], abs=1e-4)
-    assert "BEHAVIOR" in (out / "report.html").read_text(encoding="utf-8")
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert "BEHAVIOR" in html and "<b>Corrections</b>" in html

@@ -366,25 +366,16 @@ def _plan(
     if model is None:
         return dataclasses.replace(result, planner_status="unusable-model", planner_reason=why)
     problem = declare_missing_objects(data.domain, data.problem(result.identifier))
+    limits: dict[str, Any] = {
+        "engine": engine,
+        "timeout": timeout,
+        "max_expansions": max_expansions,
+        "cpu_budget": cpu_budget,
+    }
     if use_cache:
-        res, cached = cached_plan(
-            model,
-            problem,
-            engine=engine,
-            timeout=timeout,
-            max_expansions=max_expansions,
-            cpu_budget=cpu_budget,
-        )
+        res, cached = cached_plan(model, problem, **limits)
     else:
-        res = plan(
-            model,
-            problem,
-            engine=engine,
-            timeout=timeout,
-            max_expansions=max_expansions,
-            cpu_budget=cpu_budget,
-        )
-        cached = False
+        res, cached = plan(model, problem, **limits), False
     if not res.solved:
         return dataclasses.replace(
             result,
