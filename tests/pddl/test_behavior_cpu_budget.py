@@ -108,6 +108,15 @@ def test_a_spent_budget_is_counted_and_named_never_no_plan(bh: EaiPddl) -> None:
     (note,) = _planner_notes([{"cell": cell, "tasks": tasks}])
     assert f"{rows[1]['identifier']} (budget)" in note and "CPU s" in note
     assert rows[0]["identifier"] not in note
+    # the reference reading's planner success is these verdicts (docs/reproduce.md)
+    from planproof.runs.behavior_readings import both_readings
+    from planproof.runs.published_sweep import figures
+
+    both_readings(bh, rows, summary, report.tasks)
+    own = figures("transition-modeling", summary)
+    reading = figures("transition-modeling", summary["reference_reading"])
+    success = {k: v for k, v in own.items() if k.endswith("_planner_success")}
+    assert success and {k: reading[k] for k in success} == success
 
 
 def test_a_cpu_budget_is_fast_downwards_only(bh: EaiPddl) -> None:
