@@ -193,7 +193,10 @@ def _jobs(cells: Sequence[Any], todo: Sequence[int]) -> list[tuple[Any, list[int
     from planproof.runs.published_sweep import SHARDED, shards
 
     weight = {"transition-modeling": 0, "subgoal-decomposition": 1}
-    ordered = sorted(todo, key=lambda i: weight.get(cells[i].module, 2))
+    # BEHAVIOR's transition modeling (Fast Downward per answer) is the slowest of all
+    ordered = sorted(
+        todo, key=lambda i: (weight.get(cells[i].module, 2), cells[i].dataset != "behavior")
+    )
     jobs: list[tuple[Any, list[int]]] = []
     for module in dict.fromkeys(cells[i].module for i in ordered):
         members = [i for i in ordered if cells[i].module == module]
@@ -294,7 +297,9 @@ def corrections(
         if not isinstance(table, dict) or cell.get("repeated") == "last":
             continue
         module = cell["module"]
-        fig = HEADLINE.get(module, "task_success")
+        fig = str(table.get("figure") or HEADLINE.get(module, "task_success"))
+        if cell.get("dataset") == "behavior":
+            module = f"{module}-behavior"  # its section (leaderboard.TM_BEHAVIOR)
         deltas = tuple(table.get("deltas", ("tp", "fp", "fn")))
         out.setdefault(module, []).append(
             CorrectionRow(
@@ -313,6 +318,13 @@ def corrections(
     for rows in out.values():
         rows.sort(key=lambda c: order.index(c.model) if c.model in order else len(order))
     return out
+
+
+def _seconds_key(cell: Mapping[str, Any]) -> str:
+    """A cell's key in ``reproduce.json``'s ``seconds`` (BEHAVIOR's transition modeling
+    apart from VirtualHome's)."""
+    module = cell["module"] + ("-behavior" if cell.get("dataset") == "behavior" else "")
+    return f"{module}/{cell['model']}/{cell['repeated']}"
 
 
 def _user_runs(paths: Sequence[Path]) -> list[tuple[str, str, dict[str, Any]]]:
@@ -533,7 +545,7 @@ def _planner_notes(results: Sequence[Mapping[str, Any]]) -> list[str]:
     """One note per transition-modeling cell whose planner stopped without a verdict on
     some task (its budget spent, or a wall-clock timeout), naming the tasks: such a task
     counts as "no plan found" in planner success, so it is said, never silent."""
-    from planproof.runs.published_sweep import TM_BEHAVIOR_TIMEOUT, TM_MAX_EXPANSIONS
+    from planproof.runs.published_sweep import TM_BEHAVIOR_CPU_BUDGET, TM_MAX_EXPANSIONS
 
     out: list[str] = []
     for r in results:
@@ -544,11 +556,15 @@ def _planner_notes(results: Sequence[Mapping[str, Any]]) -> list[str]:
             if t.get("planner_status") in ("budget", "timeout")
         ]
         if cell["module"] == "transition-modeling" and stopped:
+            budget = (
+                f"Fast Downward's budget of {TM_BEHAVIOR_CPU_BUDGET:g} CPU s"
+                if cell["dataset"] == "behavior"
+                else f"a budget of {TM_MAX_EXPANSIONS:,} expansions"
+            )
             out.append(
                 f"transition modeling, {cell['dataset']}, {cell['model']}: the planner stopped "
-                f"without a verdict on {len(stopped)} task(s), counted as no plan "
-                f"(VirtualHome: a budget of {TM_MAX_EXPANSIONS:,} expansions; BEHAVIOR: Fast "
-                f"Downward's {TM_BEHAVIOR_TIMEOUT:g} s): {', '.join(stopped)}"
+                f"without a verdict on {len(stopped)} task(s) ({budget}; not a plan found, "
+                f"so not a planner success): {', '.join(stopped)}"
             )
     return out
 
@@ -700,10 +716,7 @@ def run(args: argparse.Namespace) -> int:
             "sections": {k: as_plain(v) for k, v in sections.items()},
             "corrections": {k: corrections_plain(v) for k, v in fixes.items()},
             "kendall_tau": [t.__dict__ for t in tau_rows],
-            "seconds": {
-                f"{r['cell']['module']}/{r['cell']['model']}/{r['cell']['repeated']}": r["seconds"]
-                for r in results
-            },
+            "seconds": {_seconds_key(r["cell"]): r["seconds"] for r in results},
             "notes": notes,
             "failed_cells": failures,
             "task_comparison": [c.to_dict() for c in compared],

@@ -6,13 +6,14 @@ across models, and every task again on the next run. The key is the SHA-256 of t
 and problem text exactly as handed to the planner (:func:`~planproof.pddl.planners.
 export_for_planner`) and the engine, so any change in what the planner would see is a
 new key. Only deterministic verdicts are kept (solved with its plan, unsolvable,
-unsupported, and the builtin search's ``budget``: its expansion budget spent, which is
-part of the key); a timeout or an engine error depends on the machine and its load, and is
-asked again. The store is one SQLite file in the user cache, safe for concurrent worker
-processes; a cache that cannot be opened is skipped (the planner is then simply called).
-``PLANPROOF_PLAN_CACHE=off`` turns it off for a process and its workers (the test suite
-does, so that its planner tests always run the planner); ``PLANPROOF_PLAN_CACHE_PATH``
-names another file (a benchmark starts from an empty one without touching the user's).
+unsupported, and ``budget``: the builtin search's expansion budget or Fast Downward's CPU
+budget spent, which is part of the key); a timeout or an engine error depends on the
+machine and its load, and is asked again. The store is one SQLite file in the user cache,
+safe for concurrent worker processes; a cache that cannot be opened is skipped (the
+planner is then simply called). ``PLANPROOF_PLAN_CACHE=off`` turns it off for a process
+and its workers (the test suite does, so that its planner tests always run the planner);
+``PLANPROOF_PLAN_CACHE_PATH`` names another file (a benchmark starts from an empty one
+without touching the user's).
 """
 
 from __future__ import annotations
@@ -42,12 +43,17 @@ KEPT = frozenset(
 
 
 def plan_key(
-    domain: Domain, problem: Problem, engine: str, max_expansions: int | None = None
+    domain: Domain,
+    problem: Problem,
+    engine: str,
+    max_expansions: int | None = None,
+    cpu_budget: float | None = None,
 ) -> str:
     """The content key of one planning task (see the module docstring); a search budget
     is part of it (a verdict found within a budget may be ``budget`` under a smaller one)."""
     dom, prob, _names = export_for_planner(domain, problem)
     budget = "" if max_expansions is None else f"expansions={max_expansions}\0"
+    budget += "" if cpu_budget is None else f"cpu={cpu_budget:g}\0"
     h = hashlib.sha256(f"{FORMAT}\0{engine}\0{budget}".encode())
     h.update(dom.encode())
     h.update(b"\0")
@@ -161,13 +167,21 @@ def cached_plan(
     timeout: float = 60.0,
     cache: PlanCache | None = None,
     max_expansions: int | None = None,
+    cpu_budget: float | None = None,
 ) -> tuple[PlanResult, bool]:
     """:func:`~planproof.pddl.planners.plan` through the cache: (verdict, from the cache)."""
     store = cache if cache is not None else plan_cache()
-    key = plan_key(domain, problem, engine, max_expansions)
+    key = plan_key(domain, problem, engine, max_expansions, cpu_budget)
     hit = store.get(key)
     if hit is not None:
         return hit, True
-    res = plan(domain, problem, engine=engine, timeout=timeout, max_expansions=max_expansions)
+    res = plan(
+        domain,
+        problem,
+        engine=engine,
+        timeout=timeout,
+        max_expansions=max_expansions,
+        cpu_budget=cpu_budget,
+    )
     store.put(key, res)
     return dataclasses.replace(res), False

@@ -53,10 +53,6 @@ DEFAULT_TIMEOUT = 60.0
 WALL_FACTOR = 20.0
 """A child planner that has neither answered nor died after ``WALL_FACTOR * timeout + 60``
 wall seconds is stopped (it is not using its CPU budget: blocked, or starved)."""
-"""CPU seconds per planner process."""
-WALL_FACTOR = 20.0
-"""A child planner that has neither answered nor died after ``WALL_FACTOR * timeout + 60``
-wall seconds is stopped (it is not using its CPU budget: blocked, or starved)."""
 
 PlanStep = tuple[str, tuple[str, ...]]
 
@@ -66,8 +62,9 @@ class PlanStatus(StrEnum):
     UNSOLVABLE = "unsolvable"
     TIMEOUT = "timeout"
     BUDGET = "budget"
-    """The search budget (expansions) was spent: no verdict, but the same on every machine
-    under any load, so it is cached and reported like a verdict."""
+    """The search budget (expansions, or Fast Downward's ``cpu_budget`` in CPU seconds) was
+    spent: no verdict, but one that does not depend on the machine's load, so it is cached
+    and reported like a verdict."""
     UNSUPPORTED = "unsupported"
     ERROR = "error"
 
@@ -133,15 +130,21 @@ def plan(
     timeout: float = DEFAULT_TIMEOUT,
     max_states: int | None = None,
     max_expansions: int | None = None,
+    cpu_budget: float | None = None,
 ) -> PlanResult:
     """Solve ``problem``; never raises for a planner failure (the status and reason say
     what happened). ``max_states`` bounds the builtin engine by stored states and
     ``max_expansions`` (builtin engine only): by a budget of search
     expansions, instead of ``timeout``, so that the verdict does not depend on the
-    machine's speed or load (status ``budget`` when it is spent); the other engines have
-    only the CPU-time ``timeout``."""
+    machine's speed or load (status ``budget`` when it is spent). ``cpu_budget``
+    (fast-downward only) is Fast Downward's limit in CPU seconds, as ``timeout`` is, but
+    read as a budget: reaching it answers ``budget``, a verdict kept by the planner cache
+    under that budget (CPU time is what the machine's load does not inflate; only the
+    wall-clock guard against a hung planner still answers ``timeout``)."""
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
+    if cpu_budget is not None and engine != "fast-downward":
+        raise ValueError(f"a CPU budget is Fast Downward's; the {engine} engine has none")
     t0 = time.perf_counter()
     why = planning_refusal(domain, problem, engine)
     if why:
@@ -152,6 +155,8 @@ def plan(
         unbounded = max_states is None and max_expansions is None
         deadline = time.process_time() + timeout if unbounded else None
         res = _builtin(domain, problem, deadline, max_states, max_expansions)
+    elif cpu_budget is not None:
+        res = _fast_downward(domain, problem, cpu_budget, budget=True)
     else:
         res = _fast_downward(domain, problem, timeout)
     return dataclasses.replace(res, seconds=time.perf_counter() - t0)
@@ -250,12 +255,15 @@ def _limit_cpu(seconds: float) -> None:
         resource.setrlimit(resource.RLIMIT_CPU, (min(soft, cap), cap))
 
 
-def _fast_downward(domain: Domain, problem: Problem, timeout: float) -> PlanResult:
+def _fast_downward(
+    domain: Domain, problem: Problem, timeout: float, *, budget: bool = False
+) -> PlanResult:
     """planproof's own PDDL export handed to Fast Downward's driver, in a private working
     directory (the driver writes ``output.sas`` there) and its own process group, killed
     with everything it started when the wall-clock guard passes. ``timeout`` is the
     driver's ``--overall-time-limit``, which Fast Downward enforces as CPU time of the
-    translator and the search together. No unified-planning: building its model
+    translator and the search together; with ``budget`` reaching it answers ``budget``
+    instead of ``timeout``. No unified-planning: building its model
     and importing it cost ~10x the planner itself on small tasks."""
     import math
     import signal
@@ -304,6 +312,9 @@ def _fast_downward(domain: Domain, problem: Problem, timeout: float) -> PlanResu
             "fast-downward", PlanStatus.UNSOLVABLE, reason="no plan exists (search exhausted)"
         )
     if code in _FD_OUT_OF_TIME or code in _CPU_LIMIT_SIGNALS:
+        if budget:
+            why = f"exit {code}: its budget of {max(1, math.ceil(timeout))} CPU s spent"
+            return PlanResult("fast-downward", PlanStatus.BUDGET, reason=why)
         return PlanResult("fast-downward", PlanStatus.TIMEOUT, reason=f"exit {code}: out of time")
     if code in _FD_OUT_OF_MEMORY:
         return PlanResult("fast-downward", PlanStatus.ERROR, reason=f"exit {code}: out of memory")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -48,8 +49,10 @@ def test_every_published_behavior_file_is_scored_in_both_readings(
     for f in bh_files:
         rows = json.loads(f.path.read_text(encoding="utf-8"))
         assert len(rows) == 100
-        summary = evaluate_responses(bh, rows, run_planner=False).summary()
+        report = evaluate_responses(bh, rows, run_planner=False)
+        summary = report.summary()
         assert summary["tasks"] + summary["skipped"] == len(rows), f.model
+        _check_readings_and_corrections(bh, rows, summary, report.tasks)
         own = figures("transition-modeling", summary)
         counted = reference_logic_form_figures(bh, rows)
         f1s = {k.removesuffix("_f1") for k in own if k.endswith("_f1")}
@@ -57,6 +60,32 @@ def test_every_published_behavior_file_is_scored_in_both_readings(
         assert {k.rsplit("_", 1)[0].replace("-", "_") for k in counted} <= set(BEHAVIOR_CATEGORIES)
         for v in [*own.values(), *counted.values()]:
             assert 0.0 <= v <= 100.0
+
+
+def _check_readings_and_corrections(
+    bh: EaiPddl, rows: list[dict[str, Any]], summary: dict[str, Any], tasks: Any
+) -> None:
+    """The reference reading's F1 is the reference counting's; its planner success is
+    planproof's verdicts; the corrections move exactly the gap between the readings'
+    object-states counts, every task in a documented class, none unexplained."""
+    from planproof.pddl.reference_logic_form import reference_logic_form_counts
+    from planproof.runs.behavior_readings import CLASSES, both_readings
+
+    both_readings(bh, rows, summary, tasks)
+    reading = figures("transition-modeling", summary["reference_reading"])
+    counted = reference_logic_form_figures(bh, rows)
+    for k, v in counted.items():
+        assert reading[k.replace("non-spatial", "non_spatial")] == pytest.approx(v, abs=1e-4)
+    assert summary["reference_reading"]["planner_by_category"] == summary["planner_by_category"]
+    table = summary["corrections"]
+    theirs = reference_logic_form_counts(bh, rows).get("object_states", [0, 0, 0])
+    mine = summary["by_category"].get("object_states", {"tp": 0, "fp": 0, "fn": 0})
+    gap = {d: mine[d] - theirs[i] for i, d in enumerate(("tp", "fp", "fn"))}
+    assert {d: table["total"][d] for d in gap} == gap
+    assert table["unexplained"] == 0 and set(table["classes"]) <= set(CLASSES)
+    for d, moved in gap.items():
+        assert sum(c[d] for c in table["classes"].values()) == moved
+    assert table["figure"] == "object_states_f1"
 
 
 REFERENCE_BEHAVIOR = {
@@ -100,7 +129,14 @@ def test_reproduce_shows_behavior_beside_the_papers_columns(
     assert counted["paper"]["non_spatial_relations_f1"] == 73.0
     for fig in GROUPS[TM_BEHAVIOR][0]:
         assert fig in own["planproof"] and fig in counted["planproof"]
+        # the reference reading beside planproof's: the logic form counted as the reference
+        assert own["reference_reading"][fig] == pytest.approx(counted["planproof"][fig], abs=1e-4)
+    (fix,) = doc["corrections"][TM_BEHAVIOR]
+    assert fix["reference_reading"] == own["reference_reading"]["object_states_f1"]
+    assert fix["planproof"] == own["planproof"]["object_states_f1"]
+    assert fix["unexplained"] == 0
     if "gpt-4o-2024-05-13" in REFERENCE_BEHAVIOR:
         for fig in GROUPS[TM_BEHAVIOR_COUNTING][0]:
             assert counted["planproof"][fig] == pytest.approx(counted["reference"][fig], abs=1e-4)
-    assert "BEHAVIOR" in (out / "report.html").read_text(encoding="utf-8")
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert "BEHAVIOR" in html and "<b>Corrections</b>" in html

@@ -226,6 +226,7 @@ def evaluate_task(
     plan_cache: bool = True,
     compare: bool = False,
     max_expansions: int | None = None,
+    cpu_budget: float | None = None,
 ) -> TaskResult:
     """Score one LLM answer for one task (see the module docstring). ``check_cache``
     memoises the operator checks across tasks (the same operator recurs in many); by
@@ -322,6 +323,7 @@ def evaluate_task(
             timeout=timeout,
             use_cache=plan_cache,
             max_expansions=max_expansions,
+            cpu_budget=cpu_budget,
         )
     return result
 
@@ -355,6 +357,7 @@ def _plan(
     timeout: float,
     use_cache: bool = True,
     max_expansions: int | None = None,
+    cpu_budget: float | None = None,
 ) -> TaskResult:
     from planproof.metrics.transition_modeling.replay import check_plan, pddl_task, to_actions
     from planproof.pddl.plan_cache import cached_plan
@@ -363,13 +366,16 @@ def _plan(
     if model is None:
         return dataclasses.replace(result, planner_status="unusable-model", planner_reason=why)
     problem = declare_missing_objects(data.domain, data.problem(result.identifier))
+    limits: dict[str, Any] = {
+        "engine": engine,
+        "timeout": timeout,
+        "max_expansions": max_expansions,
+        "cpu_budget": cpu_budget,
+    }
     if use_cache:
-        res, cached = cached_plan(
-            model, problem, engine=engine, timeout=timeout, max_expansions=max_expansions
-        )
+        res, cached = cached_plan(model, problem, **limits)
     else:
-        res = plan(model, problem, engine=engine, timeout=timeout, max_expansions=max_expansions)
-        cached = False
+        res, cached = plan(model, problem, **limits), False
     if not res.solved:
         return dataclasses.replace(
             result,
@@ -411,6 +417,7 @@ class Job:
     plan_cache: bool = True
     compare: bool = False
     max_expansions: int | None = None
+    cpu_budget: float | None = None
 
 
 def evaluate_job(job: Job) -> TaskResult:
@@ -429,6 +436,7 @@ def evaluate_job(job: Job) -> TaskResult:
         plan_cache=job.plan_cache,
         compare=job.compare,
         max_expansions=job.max_expansions,
+        cpu_budget=job.cpu_budget,
     )
 
 
@@ -444,6 +452,7 @@ def evaluate_responses(
     plan_cache: bool = True,
     compare: bool = False,
     max_expansions: int | None = None,
+    cpu_budget: float | None = None,
 ) -> Report:
     """Evaluate answers ``[{"identifier": ..., "llm_output": ...}, ...]``; answers for
     tasks outside the evaluated set (``success_task.json``) are skipped, as in the paper.
@@ -476,6 +485,7 @@ def evaluate_responses(
                 plan_cache,
                 compare,
                 max_expansions,
+                cpu_budget,
             )
         )
     done = 0
@@ -502,6 +512,7 @@ def evaluate_responses(
                 plan_cache=job.plan_cache,
                 compare=job.compare,
                 max_expansions=job.max_expansions,
+                cpu_budget=job.cpu_budget,
             )
 
         outcomes = SerialExecutor().map(here, jobs, on_done=tick)
