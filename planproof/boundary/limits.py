@@ -14,6 +14,7 @@ __all__ = [
     "MAX_JSONL_LINES",
     "MAX_JSON_DEPTH",
     "MAX_PDDL_CHARS",
+    "MAX_RLIMIT",
     "MAX_SECONDS",
     "MAX_TEXT_CHARS",
     "MAX_WORKERS",
@@ -43,6 +44,10 @@ MAX_JSONL_LINES = 1_000_000
 MAX_SECONDS = 86_400.0
 """Longest time limit accepted by any ``--timeout`` (one day); solvers take milliseconds
 as 32-bit integers, so larger values would overflow them."""
+
+MAX_RLIMIT = 2**32 - 1
+"""Largest Z3 resource budget (``--rlimit``, ``rlimit=``): Z3 reads its ``rlimit`` as a
+32-bit unsigned count and would silently wrap a larger one to a tiny budget."""
 
 MAX_WORKERS = 1024
 """Largest ``--workers`` or ``--concurrency`` accepted (worker processes, or LLM calls in

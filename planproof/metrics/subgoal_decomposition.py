@@ -31,6 +31,7 @@ from planproof.interface.subgoals import (
     subgoals_from_plan,
 )
 from planproof.ltl.ast import Atom, Formula, Not, Or, atoms
+from planproof.ltl.budget import DEFAULT_RLIMIT
 from planproof.ltl.errors import LTLError
 from planproof.ltl.printer import to_text
 from planproof.ltl.simplify import conj
@@ -129,9 +130,11 @@ def _atoms(f: Formula) -> list[Formula]:
 
 
 def unsatisfiable(
-    task: Task, f: Formula, timeout: float = 2.0, *, near: State | None = None
+    task: Task, f: Formula, rlimit: int = DEFAULT_RLIMIT, *, near: State | None = None
 ) -> bool:
-    """Whether Z3 proves that no state satisfies ``f``'s state part under the axioms.
+    """Whether Z3 proves that no state satisfies ``f``'s state part under the axioms
+    (within ``rlimit`` resource units: a count, so the answer is the same under any load;
+    a query that spends it proves nothing, and the answer is False).
 
     With ``near`` (a state), a witness near it is looked for first (:func:`_witnessed`):
     a state satisfying ``f`` and every axiom, so Z3 could not prove unsatisfiability (it
@@ -152,7 +155,7 @@ def unsatisfiable(
     if near is not None and _witnessed(task, state, universe, axioms, near):
         return False
     try:
-        res = satisfiable(state, universe, axioms, timeout=timeout)
+        res = satisfiable(state, universe, axioms, rlimit=rlimit)
     except LTLError:
         return False
     return not res.sat and not res.unknown
