@@ -77,6 +77,7 @@ def _table(summary: dict[str, Any], out: Path) -> None:
         f"Z3 ({lg['checked']} checked): satisfiable {lg['satisfiable']}, entails gold "
         f"{lg['entails_gold']}, equivalent to gold {lg['equivalent']}, undecided "
         f"{lg['undecided']}"
+        + (f" (Z3 budget spent: {lg['budget_spent']})" if lg.get("budget_spent") else "")
     )
     console.print(
         f"results: {out}/results.jsonl, summary: {out}/summary.json ({summary['seconds']} s)"

@@ -424,5 +424,6 @@ def summarize(results: Sequence[GoalResult]) -> dict[str, Any]:
             "entailed_by_gold": sum(1 for c in checks if c.entailed_by_gold),
             "equivalent": sum(1 for c in checks if c.equivalent),
             "undecided": sum(1 for c in checks if c.satisfiable is None),
+            "budget_spent": sum(1 for c in checks if c.message == "budget"),
         },
     }
