@@ -71,3 +71,22 @@ def test_verify_cases_answers_the_same_under_a_jumping_wall_clock(
     jumping_clock(monkeypatch, 1000.0)
     assert main(["verify", "--cases", str(cases)]) == calm_code
     assert capsys.readouterr().out == calm
+
+
+def test_a_child_stopped_by_the_wall_guard_is_an_error_never_a_timeout(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The wall clock only stops a child planner that neither answers nor spends its CPU
+    budget (hung, or starved by the load): that is ``error`` (no verdict, never cached),
+    while ``timeout`` means the CPU budget was spent. The guard is shrunk to half a second
+    for a pyperplan child grounding 200 blocks (tens of CPU seconds)."""
+    from planproof.pddl import planners
+    from planproof.pddl.reader import read_domain, read_problem
+    from tests.pddl.test_plan_timeouts import BLOCKS, _tower_problem
+
+    monkeypatch.setattr(planners, "_wall_guard", lambda timeout: 0.5)
+    d = read_domain(BLOCKS.read_text(), fold_case=True)
+    p = read_problem(_tower_problem(200), fold_case=True)
+    r = planners.plan(d, p, engine="pyperplan", timeout=600.0)
+    assert r.status is planners.PlanStatus.ERROR, r
+    assert "no verdict" in r.reason and "wall seconds" in r.reason
