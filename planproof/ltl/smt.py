@@ -80,6 +80,13 @@ HEAVY_COUNT = 20_000
 core instead of its SAT core (see ``_solve``); measured in ``benchmarks/bench_smt.py``."""
 
 
+def _status(unknown: bool, reason: str) -> str:
+    """The status of an undecided query (``budget`` or ``unknown``); "" when decided."""
+    if not unknown:
+        return ""
+    return BUDGET if reason == BUDGET else "unknown"
+
+
 @dataclass(frozen=True)
 class SatResult:
     """Outcome of :func:`satisfiable`.
@@ -102,9 +109,7 @@ class SatResult:
     @property
     def status(self) -> str:
         """``sat``, ``unsat``, ``budget`` (the resource budget ran out) or ``unknown``."""
-        if self.unknown:
-            return BUDGET if self.reason == BUDGET else "unknown"
-        return "sat" if self.sat else "unsat"
+        return _status(self.unknown, self.reason) or ("sat" if self.sat else "unsat")
 
 
 @dataclass(frozen=True)
@@ -128,9 +133,7 @@ class EntailResult:
     @property
     def status(self) -> str:
         """``holds``, ``refuted``, ``budget`` (the resource budget ran out) or ``unknown``."""
-        if self.unknown:
-            return BUDGET if self.reason == BUDGET else "unknown"
-        return "holds" if self.holds else "refuted"
+        return _status(self.unknown, self.reason) or ("holds" if self.holds else "refuted")
 
     def __bool__(self) -> bool:
         return self.holds
@@ -589,13 +592,8 @@ def satisfiable(
         action_predicates=action_predicates,
         roles=(("formula", f),),
     )
-    return SatResult(
-        sat=out.status == "sat",
-        model=out.model,
-        unknown=out.status == "unknown",
-        reason=out.reason,
-        work=out.work,
-    )
+    undecided = out.status == "unknown"
+    return SatResult(out.status == "sat", out.model, undecided, out.reason, out.work)
 
 
 def entails(
@@ -666,10 +664,5 @@ def _valid_unless(
         action_predicates=action_predicates,
         roles=roles,
     )
-    return EntailResult(
-        holds=out.status == "unsat",
-        counterexample=out.model,
-        unknown=out.status == "unknown",
-        reason=out.reason,
-        work=out.work,
-    )
+    undecided = out.status == "unknown"
+    return EntailResult(out.status == "unsat", out.model, undecided, out.reason, out.work)
