@@ -102,7 +102,7 @@ import json, sys, time
 from planproof.ltl.parser import parse
 from planproof.ltl.smt import satisfiable
 from planproof.ltl.trace import Universe
-holes = 10
+holes = int(sys.argv[3])
 objs = {f"p.{i}": {"pigeon"} for i in range(holes + 1)}
 u = Universe.of(objs | {f"h.{i}": {"hole"} for i in range(holes)})
 f = parse(sys.argv[1])
@@ -118,10 +118,10 @@ STOPPED = 2.0
 whole CPU time, as on a machine at a load of several times its cores."""
 
 
-def _stopped_run(budget: int) -> tuple[str, int, float]:
+def _stopped_run(holes: int, budget: int) -> tuple[str, int, float]:
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     with subprocess.Popen(
-        [sys.executable, "-c", CHILD, PHP_TEXT, str(budget)],
+        [sys.executable, "-c", CHILD, PHP_TEXT, str(budget), str(holes)],
         stdout=subprocess.PIPE,
         text=True,
         env=env,
@@ -137,15 +137,18 @@ def _stopped_run(budget: int) -> tuple[str, int, float]:
 
 
 def test_the_verdict_is_the_same_when_the_process_is_stopped_mid_query() -> None:
-    """The child is stopped (SIGSTOP) for 2 s while Z3 works on an 11-pigeon proof, which
-    takes about a CPU second: a wall-clock limit of a few seconds would now answer
-    ``unknown``; the budget answers exactly what an unhindered run answers, unit for unit.
-    The stop is checked to have landed inside the query (its wall time exceeds the stop)."""
-    unhindered = satisfiable(PHP, pigeons(10), rlimit=3 * RLIMIT_PER_SECOND)
+    """The child is stopped (SIGSTOP) for 2 s while Z3 works on a 10-pigeon proof (about
+    0.2 M units, a fifth of a CPU second idle): a wall-clock limit of a second would now
+    answer ``unknown`` (Z3's own timer counts the stop: checked by hand, a 3 s limit and a
+    4 s stop gave ``unknown``, reason ``timeout``); the budget answers exactly what an
+    unhindered run answers, unit for unit. The stop is checked to have landed inside the
+    query (its wall time exceeds the stop)."""
+    holes, budget = 9, RLIMIT_PER_SECOND
+    unhindered = satisfiable(PHP, pigeons(holes), rlimit=budget)
     assert unhindered.status == "unsat"
     landed = False
-    for _ in range(3):  # a parent descheduled past the query's end would miss it
-        status, work, wall = _stopped_run(3 * RLIMIT_PER_SECOND)
+    for _ in range(5):  # a parent descheduled past the query's end would miss it
+        status, work, wall = _stopped_run(holes, budget)
         assert (status, work) == (unhindered.status, unhindered.work)
         if wall >= STOPPED:
             landed = True
