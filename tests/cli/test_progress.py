@@ -23,7 +23,7 @@ LONG_COMMANDS: dict[str, tuple[list[str], str]] = {
     ),
     "ltl sat": (
         ["ltl", "sat", "on(a.1) and not on(b.2)"],
-        "solving with Z3 (budget 500,000,000 units)",
+        "solving with Z3 (budget 10,000,000 units)",
     ),
     "ltl entails": (
         ["ltl", "entails", "on(a.1)", "on(a.1) or on(b.2)", "--timeout", "30"],
