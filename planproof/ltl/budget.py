@@ -16,10 +16,12 @@ DEFAULT_RLIMIT = 10_000_000
 the old default time limit of ``ltl sat`` (10 s) at :data:`RLIMIT_PER_SECOND`, so that a
 hostile formula costs about as much as before. Today's queries spend far less
 (``benchmarks/bench_smt_budget.py``, units are counts): goal interpretation on all 15
-published files, 13,674 queries, at most 2,147 units; every query of the Z3 test files at
-most 21,153; compare-domains on the IPC domains and their mutations at most 1,922; the
-hardest row of ``benchmarks/bench_smt.py`` (a 32 x 32 pairing proof) 562,901. The margin
-is 18x over that stress query and over 450x over every query on real data."""
+published files, 13,674 queries, at most 2,147 units; transition modeling's checks and
+operator comparison on 30 published files, 30,692 queries, at most 18,614; every query of
+the Z3 test files at most 21,153; compare-domains on the IPC domains and their mutations
+at most 1,922; the hardest row of ``benchmarks/bench_smt.py`` (a 32 x 32 pairing proof)
+562,901. The margin is 18x over that stress query and over 450x over every query on real
+data (docs/limits.md)."""
 
 RLIMIT_PER_SECOND = 1_000_000
 """Nominal rate that turns a legacy time limit in seconds (``timeout=``, ``--timeout``)
