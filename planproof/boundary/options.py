@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable
 
 from planproof.boundary.errors import InputError
-from planproof.boundary.limits import MAX_RLIMIT, MAX_SECONDS, MAX_WORKERS
+from planproof.boundary.limits import MAX_RLIMIT, MAX_SECONDS, MAX_WORKERS, RLIMIT_PER_SECOND
 
 __all__ = [
     "check_rlimit",
@@ -22,6 +22,7 @@ __all__ = [
     "number_between",
     "positive_count",
     "rlimit",
+    "rlimit_for_seconds",
     "seconds",
     "worker_count",
 ]
@@ -56,6 +57,12 @@ def check_rlimit(value: int, *, source: str = "rlimit") -> int:
             hint=f"give a whole number of Z3 resource units from 1 to {MAX_RLIMIT}",
         )
     return value
+
+
+def rlimit_for_seconds(seconds: float) -> int:
+    """The resource budget a legacy time limit stands for (:data:`RLIMIT_PER_SECOND`)."""
+    check_seconds(seconds)
+    return max(1, min(MAX_RLIMIT, round(seconds * RLIMIT_PER_SECOND)))
 
 
 def _float(text: str) -> float:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import argparse
 
-from planproof.boundary.options import rlimit, seconds
-from planproof.ltl.budget import DEFAULT_RLIMIT, RLIMIT_PER_SECOND, rlimit_for_seconds
+from planproof.boundary.limits import DEFAULT_RLIMIT, RLIMIT_PER_SECOND
+from planproof.boundary.options import rlimit, rlimit_for_seconds, seconds
 
 
 def add_budget_arguments(parser: argparse.ArgumentParser) -> None:

@@ -44,9 +44,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from planproof.boundary import check_rlimit
+from planproof.boundary.limits import DEFAULT_RLIMIT, RLIMIT_PER_SECOND
+from planproof.boundary.options import rlimit_for_seconds
 from planproof.ltl import ast
 from planproof.ltl.ast import Atom, Const, Formula, Var
-from planproof.ltl.budget import BUDGET, DEFAULT_RLIMIT, RLIMIT_PER_SECOND, rlimit_for_seconds
 from planproof.ltl.errors import GroundingError, GroundingLimitError, UnsupportedFormulaError
 from planproof.ltl.printer import to_text
 from planproof.ltl.trace import Universe
@@ -66,6 +67,10 @@ __all__ = [
     "rlimit_for_seconds",
     "satisfiable",
 ]
+
+BUDGET = "budget"
+"""``reason`` of a result whose query spent its resource budget."""
+
 
 MAX_GROUND_SIZE = 200_000
 """Most ground sub-formula instances (ground atoms, connectives, matching variables) a

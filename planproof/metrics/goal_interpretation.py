@@ -20,9 +20,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from planproof.boundary.limits import DEFAULT_RLIMIT
 from planproof.interface.goals import GoalIssue, PredictedGoal, parse_goal
 from planproof.ltl.ast import Atom, Const, Formula, Literal, binders, constants, walk
-from planproof.ltl.budget import DEFAULT_RLIMIT
 from planproof.ltl.errors import LTLError
 from planproof.ltl.ground import ground_atoms
 from planproof.ltl.options import GoalOptions

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from planproof.boundary.limits import DEFAULT_RLIMIT
 from planproof.interface.subgoals import (
     ParsedSubgoals,
     SubgoalError,
@@ -31,7 +32,6 @@ from planproof.interface.subgoals import (
     subgoals_from_plan,
 )
 from planproof.ltl.ast import Atom, Formula, Not, Or, atoms
-from planproof.ltl.budget import DEFAULT_RLIMIT
 from planproof.ltl.errors import LTLError
 from planproof.ltl.printer import to_text
 from planproof.ltl.simplify import conj

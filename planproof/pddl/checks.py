@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from planproof.boundary.limits import DEFAULT_RLIMIT
 from planproof.ltl.ast import (
     Atom,
     Formula,
@@ -30,7 +31,6 @@ from planproof.ltl.ast import (
     substitute,
     walk,
 )
-from planproof.ltl.budget import DEFAULT_RLIMIT
 from planproof.ltl.simplify import conj
 from planproof.ltl.trace import Universe
 from planproof.pddl.compare.operators import decide_equality, operator_universe

@@ -17,11 +17,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from planproof.boundary import InputError, check_rlimit
-from planproof.boundary.limits import MAX_RLIMIT
+from planproof.boundary.limits import MAX_RLIMIT, RLIMIT_PER_SECOND
+from planproof.boundary.options import rlimit_for_seconds
 from planproof.cli import main
-from planproof.ltl.budget import BUDGET, RLIMIT_PER_SECOND, rlimit_for_seconds
 from planproof.ltl.parser import parse
-from planproof.ltl.smt import entails, equivalent, satisfiable
+from planproof.ltl.smt import BUDGET, entails, equivalent, satisfiable
 from planproof.ltl.trace import Universe
 
 ROOT = Path(__file__).resolve().parents[2]

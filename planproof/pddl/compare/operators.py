@@ -28,6 +28,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from planproof.boundary.limits import DEFAULT_RLIMIT
 from planproof.ltl.ast import (
     FALSE,
     TRUE,
@@ -47,7 +48,6 @@ from planproof.ltl.ast import (
     substitute,
     walk,
 )
-from planproof.ltl.budget import BUDGET, DEFAULT_RLIMIT
 from planproof.ltl.errors import LTLError
 from planproof.ltl.simplify import conj, disj
 from planproof.ltl.trace import Universe
@@ -655,7 +655,7 @@ def _under(
         verdict = Verdict.UNKNOWN
         why = (
             f"unknown (resource limit): Z3 spent its budget of {solver.rlimit:,} units on a query"
-            if solver.reason == BUDGET
+            if solver.reason == "budget"
             else f"Z3 gave up on a query ({solver.reason})"
         )
         findings.append(Finding(name, "unknown", "", why))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from planproof.boundary.limits import DEFAULT_RLIMIT
 from planproof.ltl.ast import (
     And,
     Binder,
@@ -32,7 +33,6 @@ from planproof.ltl.ast import (
     Var,
 )
 from planproof.ltl.ast import Atom as A
-from planproof.ltl.budget import DEFAULT_RLIMIT
 from planproof.ltl.simplify import conj, disj
 from planproof.ltl.trace import State, ground_atom
 from planproof.simulators.housekeep.episode import Episode

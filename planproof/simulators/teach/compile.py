@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from itertools import count
 from typing import TYPE_CHECKING
 
+from planproof.boundary.limits import DEFAULT_RLIMIT
 from planproof.ltl.ast import (
     TRUE,
     Atom,
@@ -28,7 +29,6 @@ from planproof.ltl.ast import (
     Not,
     Var,
 )
-from planproof.ltl.budget import DEFAULT_RLIMIT
 from planproof.ltl.simplify import conj, disj
 from planproof.ltl.trace import Trace
 from planproof.simulators.teach.errors import TDLError
