@@ -21,7 +21,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from planproof.boundary.options import seconds
 from planproof.commands.errors import BadInput
 
 EXIT_YES, EXIT_NO, EXIT_BAD_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
@@ -211,16 +210,25 @@ def _axioms(names: Sequence[str], universe: Any) -> tuple[Any, ...]:
     return tuple(out)
 
 
-def _solver_call(fn: Callable[[], Any], timeout: float) -> Any:
-    """The Z3 query, with a spinner on a terminal (it may take up to ``timeout``)."""
+def _solver_call(fn: Callable[[int], Any], args: argparse.Namespace) -> Any:
+    """The Z3 query within the options' resource budget, with a spinner on a terminal."""
     from planproof.commands.progress import progress_bar
+    from planproof.commands.solver_budget import budget_of
     from planproof.ltl import LTLError
 
+    budget = budget_of(args)
     try:
-        with progress_bar(f"solving with Z3 (time limit {timeout:g} s)", None):
-            return fn()
+        with progress_bar(f"solving with Z3 (budget {budget:,} units)", None):
+            return fn(budget)
     except LTLError as err:
         raise BadInput(str(err)) from None
+
+
+def _budget_text(res: Any) -> str:
+    """The human line for an undecided query: the budget named as a budget."""
+    if res.status == "budget":
+        return "unknown (resource limit): Z3 spent its budget; give a larger --rlimit"
+    return f"unknown: Z3 gave up ({res.reason})"
 
 
 def cmd_ltl_sat(args: argparse.Namespace) -> int:
@@ -230,11 +238,12 @@ def cmd_ltl_sat(args: argparse.Namespace) -> int:
     f = _parse(_read_formula(args.formula, args.file))
     universe = _universe(args.objects, args.universe, f)
     axioms = _axioms(args.axioms, universe)
-    res = _solver_call(lambda: satisfiable(f, universe, axioms, timeout=args.timeout), args.timeout)
+    res = _solver_call(lambda budget: satisfiable(f, universe, axioms, rlimit=budget), args)
     model = sorted(to_text(a) for a in res.model) if res.model is not None else None
     data = {
         "formula": to_text(f),
         "satisfiable": None if res.unknown else res.sat,
+        "status": res.status,
         "model": model,
         "objects": list(universe.names),
         "axioms": list(args.axioms),
@@ -242,7 +251,7 @@ def cmd_ltl_sat(args: argparse.Namespace) -> int:
 
     def human() -> None:
         if res.unknown:
-            print("unknown (solver time limit reached)")
+            print(_budget_text(res))
         elif res.sat:
             if model:
                 print("satisfiable; a witness state makes true: " + ", ".join(model))
@@ -265,20 +274,21 @@ def cmd_ltl_entails(args: argparse.Namespace) -> int:
     universe = _universe(args.objects, args.universe, f, g)
     axioms = _axioms(args.axioms, universe)
     fn = equivalent if args.equivalent else entails
-    res = _solver_call(lambda: fn(f, g, universe, axioms, timeout=args.timeout), args.timeout)
+    res = _solver_call(lambda budget: fn(f, g, universe, axioms, rlimit=budget), args)
     counter = getattr(res, "counterexample", None)
     data = {
         "premise": to_text(f),
         "conclusion": to_text(g),
         "relation": "equivalent" if args.equivalent else "entails",
         "holds": None if res.unknown else res.holds,
+        "status": res.status,
         "counterexample": sorted(to_text(a) for a in counter) if counter is not None else None,
     }
 
     def human() -> None:
         word = "is equivalent to" if args.equivalent else "entails"
         if res.unknown:
-            print("unknown (solver time limit reached)")
+            print(_budget_text(res))
         elif res.holds:
             print(f"yes: premise {word} conclusion")
         else:
@@ -351,9 +361,9 @@ def _add_solver_args(p: argparse.ArgumentParser) -> None:
         default=[],
         help="named domain axioms to assume (e.g. virtualhome); repeatable",
     )
-    p.add_argument(
-        "--timeout", type=seconds, default=10.0, help="solver time limit in seconds (10)"
-    )
+    from planproof.commands.solver_budget import add_budget_arguments
+
+    add_budget_arguments(p)
 
 
 def build_parser(chosen: tuple[str, ...] | None = None) -> argparse.ArgumentParser:

@@ -17,7 +17,7 @@ from planproof.boundary.json_doc import (
     loads,
     read_json,
 )
-from planproof.boundary.options import check_seconds
+from planproof.boundary.options import check_rlimit, check_seconds
 from planproof.boundary.outputs import (
     optional_output_lock,
     output_dir,
@@ -44,6 +44,7 @@ __all__ = [
     "InputKind",
     "JsonLine",
     "check_depth",
+    "check_rlimit",
     "check_seconds",
     "check_text",
     "decode",

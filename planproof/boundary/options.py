@@ -13,13 +13,16 @@ import math
 from collections.abc import Callable
 
 from planproof.boundary.errors import InputError
-from planproof.boundary.limits import MAX_SECONDS, MAX_WORKERS
+from planproof.boundary.limits import MAX_RLIMIT, MAX_SECONDS, MAX_WORKERS, RLIMIT_PER_SECOND
 
 __all__ = [
+    "check_rlimit",
     "check_seconds",
     "count",
     "number_between",
     "positive_count",
+    "rlimit",
+    "rlimit_for_seconds",
     "seconds",
     "worker_count",
 ]
@@ -42,6 +45,24 @@ def check_seconds(value: float, *, source: str = "timeout") -> float:
             hint=f"give a finite number of seconds above 0 and at most {MAX_SECONDS:g}",
         )
     return float(value)
+
+
+def check_rlimit(value: int, *, source: str = "rlimit") -> int:
+    """A Z3 resource budget: a whole number of units in [1, :data:`MAX_RLIMIT`]."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= MAX_RLIMIT:
+        raise InputError(
+            f"{value!r} is not a resource budget",
+            source=source,
+            kind="bad-number",
+            hint=f"give a whole number of Z3 resource units from 1 to {MAX_RLIMIT}",
+        )
+    return value
+
+
+def rlimit_for_seconds(seconds: float) -> int:
+    """The resource budget a legacy time limit stands for (:data:`RLIMIT_PER_SECOND`)."""
+    check_seconds(seconds)
+    return max(1, min(MAX_RLIMIT, round(seconds * RLIMIT_PER_SECOND)))
 
 
 def _float(text: str) -> float:
@@ -94,5 +115,7 @@ count = _integer(0)
 """argparse ``type=`` for a count that may be zero (``--limit``)."""
 positive_count = _integer(1)
 """argparse ``type=`` for a count of at least one (``--max-steps``, ``--concurrency``)."""
+rlimit = _integer(1, MAX_RLIMIT)
+"""argparse ``type=`` for ``--rlimit``: a Z3 resource budget, 1 to :data:`MAX_RLIMIT` units."""
 worker_count = _integer(1, MAX_WORKERS)
 """argparse ``type=`` for ``--workers`` and ``--concurrency``: 1 to :data:`MAX_WORKERS`."""

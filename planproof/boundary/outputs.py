@@ -88,9 +88,12 @@ def output_dir(path: str | Path, *, source: str = "--output") -> Path:
 
 
 def write_text(path: str | Path, text: str, *, source: str = "--out") -> Path:
-    """Write UTF-8 text (parents created); every failure is a typed error. A FIFO is
-    written only when a process already reads it (``>(gzip > f)``): one without a reader
-    would block the writer forever, so it is refused at once, naming the path."""
+    """Write UTF-8 text (parents created); every failure is a typed error. A new or
+    regular file is replaced atomically (:func:`replace_text`: a reader or a kill sees the
+    old or the new complete file, never a truncated one); a device such as ``/dev/stdout``
+    is written in place. A FIFO is written only when a process already reads it
+    (``>(gzip > f)``): one without a reader would block the writer forever, so it is
+    refused at once, naming the path."""
     import stat
 
     p = output_file(path, source=source)
@@ -100,8 +103,10 @@ def write_text(path: str | Path, text: str, *, source: str = "--out") -> Path:
             fd = _open_fifo_for_writing(p, source)
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 fh.write(text)
+        elif p.exists() and not p.is_file():
+            p.write_text(text, encoding="utf-8")  # a device: nothing to rename over
         else:
-            p.write_text(text, encoding="utf-8")
+            replace_text(p, text)
     except (OSError, UnicodeEncodeError) as exc:
         raise _cannot_write(str(p), exc, source) from None
     return p

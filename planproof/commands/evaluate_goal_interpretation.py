@@ -13,8 +13,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from planproof.boundary.options import seconds
 from planproof.commands.eai_module import add_common_arguments, run_module
+from planproof.commands.solver_budget import add_budget_arguments, budget_of
 
 MODULE = "goal-interpretation"
 
@@ -24,9 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-logic", action="store_true", help="skip the Z3 satisfiability / entailment checks"
     )
-    parser.add_argument(
-        "--timeout", type=seconds, default=2.0, help="Z3 timeout per query in seconds"
-    )
+    add_budget_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -38,11 +36,12 @@ def run(args: argparse.Namespace) -> int:
     )
 
     logic = not args.no_logic
+    budget = budget_of(args)
     return run_module(
         args,
         MODULE,
         gold=gold_response,
-        score=lambda t, text: evaluate_goal_response(t, text, logic=logic, timeout=args.timeout),
+        score=lambda t, text: evaluate_goal_response(t, text, logic=logic, rlimit=budget),
         failed=parse_error_result,
         summarize=summarize,
         source="gold goals",
@@ -79,6 +78,7 @@ def _table(summary: dict[str, Any], out: Path) -> None:
         f"Z3 ({lg['checked']} checked): satisfiable {lg['satisfiable']}, entails gold "
         f"{lg['entails_gold']}, equivalent to gold {lg['equivalent']}, undecided "
         f"{lg['undecided']}"
+        + (f" (Z3 budget spent: {lg['budget_spent']})" if lg.get("budget_spent") else "")
     )
     console.print(
         f"results: {out}/results.jsonl, summary: {out}/summary.json ({summary['seconds']} s)"

@@ -42,7 +42,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="fast-downward",
         help="planner (default fast-downward; builtin: planproof's in-process search)",
     )
-    parser.add_argument("--timeout", type=seconds, default=60.0, help="seconds per problem")
+    parser.add_argument(
+        "--timeout",
+        type=seconds,
+        default=60.0,
+        help="planner CPU seconds per problem (not wall time)",
+    )
     parser.add_argument(
         "--max-expansions",
         type=positive_count,

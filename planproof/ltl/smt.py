@@ -19,9 +19,17 @@ pseudo-Boolean support (``QF_FD``) decides quickly:
 
 Known limit: proving that *no* matching exists where the pairs leave no slack (e.g. that a
 perfect n × n pairing entails ``forpairs``) is a pigeonhole argument, exponential for
-Z3's clause learning; it takes milliseconds to 16 × 16 and times out (``unknown``) around
-32 × 32 (``benchmarks/bench_smt.py``). BEHAVIOR's pair quantifiers range over a handful
-of objects.
+Z3's clause learning; it takes milliseconds to 16 × 16 and exhausts a budget (``budget``)
+around 32 × 32 (``benchmarks/bench_smt.py``). BEHAVIOR's pair quantifiers range over a
+handful of objects.
+
+Every query is bounded by a *resource budget*, Z3's deterministic ``rlimit`` count (the
+work its solvers and tactics do), never by wall-clock time: a query that finishes in half a
+second on an idle machine could time out at load 17, and a verdict must not depend on the
+machine's load. The same query with the same budget gets the same answer on every machine
+and under any load (same Z3 version). A query that spends its budget is reported as
+``budget`` (``unknown`` is True, ``reason`` is ``"budget"``), never as a verdict. The
+default, :data:`DEFAULT_RLIMIT`, is calibrated in ``benchmarks/bench_smt_budget.py``.
 
 Z3 is imported lazily (``_z3``) so that commands which never decide anything, such as
 ``planproof ltl parse``, do not pay for loading it. Each thread uses its own Z3 context
@@ -35,7 +43,9 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from planproof.boundary import check_seconds
+from planproof.boundary import check_rlimit
+from planproof.boundary.limits import DEFAULT_RLIMIT, RLIMIT_PER_SECOND
+from planproof.boundary.options import rlimit_for_seconds
 from planproof.ltl import ast
 from planproof.ltl.ast import Atom, Const, Formula, Var
 from planproof.ltl.errors import GroundingError, GroundingLimitError, UnsupportedFormulaError
@@ -43,20 +53,24 @@ from planproof.ltl.printer import to_text
 from planproof.ltl.trace import Universe
 
 __all__ = [
-    "DEFAULT_TIMEOUT",
+    "BUDGET",
+    "DEFAULT_RLIMIT",
     "MAX_DEPTH",
     "MAX_GROUND_SIZE",
+    "RLIMIT_PER_SECOND",
     "EntailResult",
     "GroundingLimitError",
     "SatResult",
     "entails",
     "equivalent",
     "ground_size",
+    "rlimit_for_seconds",
     "satisfiable",
 ]
 
-DEFAULT_TIMEOUT = 10.0
-"""Seconds Z3 may search before a query is reported as unknown."""
+BUDGET = "budget"
+"""``reason`` of a result whose query spent its resource budget."""
+
 
 MAX_GROUND_SIZE = 200_000
 """Most ground sub-formula instances (ground atoms, connectives, matching variables) a
@@ -71,19 +85,36 @@ HEAVY_COUNT = 20_000
 core instead of its SAT core (see ``_solve``); measured in ``benchmarks/bench_smt.py``."""
 
 
+def _status(unknown: bool, reason: str) -> str:
+    """The status of an undecided query (``budget`` or ``unknown``); "" when decided."""
+    if not unknown:
+        return ""
+    return BUDGET if reason == BUDGET else "unknown"
+
+
 @dataclass(frozen=True)
 class SatResult:
     """Outcome of :func:`satisfiable`.
 
     ``sat`` is True only when Z3 found a witness; ``model`` is then the set of true atoms of
     that witness state, restricted to the ground atoms the formula and axioms mention
-    (every other atom may be taken false). ``unknown`` is True when Z3 gave up (timeout);
-    then ``sat`` is False and ``model`` None, and nothing has been proved either way.
+    (every other atom may be taken false). ``unknown`` is True when Z3 gave up; then
+    ``sat`` is False and ``model`` None, and nothing has been proved either way. ``reason``
+    says why: :data:`BUDGET` when the query spent its resource budget, otherwise Z3's own
+    reason. ``work`` is the resource units Z3 spent (its ``rlimit count``): the same on
+    every run of the same query.
     """
 
     sat: bool
     model: frozenset[Atom] | None = None
     unknown: bool = False
+    reason: str = ""
+    work: int = 0
+
+    @property
+    def status(self) -> str:
+        """``sat``, ``unsat``, ``budget`` (the resource budget ran out) or ``unknown``."""
+        return _status(self.unknown, self.reason) or ("sat" if self.sat else "unsat")
 
 
 @dataclass(frozen=True)
@@ -93,14 +124,21 @@ class EntailResult:
     ``holds`` is True only when proved. When it is refuted, ``counterexample`` is a state
     (its true atoms, restricted to the atoms mentioned) that satisfies the axioms and the
     premise but not the conclusion (for :func:`equivalent`: a state on which the two
-    formulas differ). ``unknown`` is True when Z3 timed out; then ``holds`` is False and
-    there is no counterexample. ``bool(result)`` is ``holds``, so an unknown answer never
-    reads as a proof.
+    formulas differ). ``unknown`` is True when Z3 gave up (``reason``, ``work``: as in
+    :class:`SatResult`); then ``holds`` is False and there is no counterexample.
+    ``bool(result)`` is ``holds``, so an unknown answer never reads as a proof.
     """
 
     holds: bool
     counterexample: frozenset[Atom] | None = None
     unknown: bool = False
+    reason: str = ""
+    work: int = 0
+
+    @property
+    def status(self) -> str:
+        """``holds``, ``refuted``, ``budget`` (the resource budget ran out) or ``unknown``."""
+        return _status(self.unknown, self.reason) or ("holds" if self.holds else "refuted")
 
     def __bool__(self) -> bool:
         return self.holds
@@ -437,13 +475,45 @@ def _interrupted(solver: Any) -> bool:
         reason = str(solver.reason_unknown())
     except Exception:
         return False
-    return "keyboard" in reason  # z3: "interrupted from keyboard"; a timeout says "timeout"
+    return "keyboard" in reason  # z3: "interrupted from keyboard"
+
+
+def _work(solver: Any) -> int:
+    """Resource units the last check spent (Z3's ``rlimit count`` statistic)."""
+    try:
+        return int(solver.statistics().get_key_value("rlimit count"))
+    except Exception:  # z3 raises its own exception for a key it lacks
+        return 0
+
+
+def _reason(solver: Any, rlimit: int | None, work: int) -> str:
+    """Why an ``unknown``: :data:`BUDGET` when the resource budget is spent (Z3 then says
+    ``canceled``; no time limit is ever set, so nothing else cancels a query), else Z3's
+    own reason."""
+    try:
+        reason = str(solver.reason_unknown())
+    except Exception:
+        reason = ""
+    if rlimit is not None and (work >= rlimit or "cancel" in reason or "resource" in reason):
+        return BUDGET
+    return reason or "unknown"
 
 
 @dataclass(frozen=True)
 class _Outcome:
     status: str  # "sat" | "unsat" | "unknown"
     model: frozenset[Atom] | None
+    reason: str = ""
+    work: int = 0
+
+
+def _budget(rlimit: int | None, timeout: float | None) -> int | None:
+    """The resource budget of a query: a legacy ``timeout`` in nominal seconds turned into
+    units (:func:`rlimit_for_seconds`) when one is given, else ``rlimit`` (units; None:
+    unbounded)."""
+    if timeout is not None:
+        return rlimit_for_seconds(timeout)
+    return None if rlimit is None else check_rlimit(rlimit)
 
 
 def _solve(
@@ -451,14 +521,13 @@ def _solve(
     universe: Universe,
     axioms: Sequence[Formula],
     *,
-    timeout: float | None,
+    rlimit: int | None,
     max_ground_size: int,
     action_predicates: Collection[str],
     roles: Sequence[tuple[str, Formula]],
 ) -> _Outcome:
-    """Is ``goal`` (a combination of the caller's formulas) satisfiable with the axioms?"""
-    if timeout is not None:
-        check_seconds(timeout)  # NaN or inf would hang Z3 or overflow its milliseconds
+    """Is ``goal`` (a combination of the caller's formulas) satisfiable with the axioms,
+    within ``rlimit`` resource units (None: unbounded)?"""
     everything = (goal, *axioms)
     fv = _free_vars_by_node(everything)
     for role, f in (*roles, *((f"axiom {i}", ax) for i, ax in enumerate(axioms))):
@@ -480,21 +549,22 @@ def _solve(
         solver = z3.Solver(ctx=ctx)
     else:
         solver = z3.SolverFor("QF_FD", ctx=ctx)
-    if timeout is not None:
-        solver.set("timeout", max(1, int(timeout * 1000)))
+    if rlimit is not None:  # a fresh context per query: the count starts at zero
+        solver.set("rlimit", rlimit)
     solver.add(*assertions)
     verdict = solver.check()
     if verdict == z3.unknown and _interrupted(solver):
         raise KeyboardInterrupt
+    work = _work(solver)
     if verdict == z3.unsat:
-        return _Outcome("unsat", None)
+        return _Outcome("unsat", None, work=work)
     if verdict != z3.sat:
-        return _Outcome("unknown", None)
+        return _Outcome("unknown", None, _reason(solver, rlimit, work), work)
     model = solver.model()
     true_atoms = frozenset(
         a for a, var in enc.atoms.items() if z3.is_true(model.eval(var, model_completion=True))
     )
-    return _Outcome("sat", true_atoms)
+    return _Outcome("sat", true_atoms, work=work)
 
 
 def satisfiable(
@@ -502,7 +572,8 @@ def satisfiable(
     universe: Universe,
     axioms: Sequence[Formula] = (),
     *,
-    timeout: float | None = DEFAULT_TIMEOUT,
+    rlimit: int | None = DEFAULT_RLIMIT,
+    timeout: float | None = None,
     max_ground_size: int = MAX_GROUND_SIZE,
     action_predicates: Collection[str] = (),
 ) -> SatResult:
@@ -512,17 +583,22 @@ def satisfiable(
     propositions. Raises :class:`UnsupportedFormulaError` for ``then`` or for atoms whose
     predicate is in ``action_predicates``, :class:`GroundingError` for free variables and
     :class:`GroundingLimitError` when grounding exceeds ``max_ground_size``.
+
+    ``rlimit`` is the query's resource budget in Z3 units (None: unbounded); ``timeout``,
+    kept for old callers, is a budget given in nominal seconds (:func:`rlimit_for_seconds`)
+    and replaces ``rlimit`` when given. Never a wall-clock limit.
     """
     out = _solve(
         f,
         universe,
         axioms,
-        timeout=timeout,
+        rlimit=_budget(rlimit, timeout),
         max_ground_size=max_ground_size,
         action_predicates=action_predicates,
         roles=(("formula", f),),
     )
-    return SatResult(sat=out.status == "sat", model=out.model, unknown=out.status == "unknown")
+    undecided = out.status == "unknown"
+    return SatResult(out.status == "sat", out.model, undecided, out.reason, out.work)
 
 
 def entails(
@@ -531,7 +607,8 @@ def entails(
     universe: Universe,
     axioms: Sequence[Formula] = (),
     *,
-    timeout: float | None = DEFAULT_TIMEOUT,
+    rlimit: int | None = DEFAULT_RLIMIT,
+    timeout: float | None = None,
     max_ground_size: int = MAX_GROUND_SIZE,
     action_predicates: Collection[str] = (),
 ) -> EntailResult:
@@ -542,7 +619,7 @@ def entails(
         universe,
         axioms,
         roles=(("premise", f), ("conclusion", g)),
-        timeout=timeout,
+        rlimit=_budget(rlimit, timeout),
         max_ground_size=max_ground_size,
         action_predicates=action_predicates,
     )
@@ -554,7 +631,8 @@ def equivalent(
     universe: Universe,
     axioms: Sequence[Formula] = (),
     *,
-    timeout: float | None = DEFAULT_TIMEOUT,
+    rlimit: int | None = DEFAULT_RLIMIT,
+    timeout: float | None = None,
     max_ground_size: int = MAX_GROUND_SIZE,
     action_predicates: Collection[str] = (),
 ) -> EntailResult:
@@ -565,7 +643,7 @@ def equivalent(
         universe,
         axioms,
         roles=(("left formula", f), ("right formula", g)),
-        timeout=timeout,
+        rlimit=_budget(rlimit, timeout),
         max_ground_size=max_ground_size,
         action_predicates=action_predicates,
     )
@@ -577,7 +655,7 @@ def _valid_unless(
     axioms: Sequence[Formula],
     *,
     roles: tuple[tuple[str, Formula], ...],
-    timeout: float | None,
+    rlimit: int | None,
     max_ground_size: int,
     action_predicates: Collection[str],
 ) -> EntailResult:
@@ -586,11 +664,10 @@ def _valid_unless(
         counter,
         universe,
         axioms,
-        timeout=timeout,
+        rlimit=rlimit,
         max_ground_size=max_ground_size,
         action_predicates=action_predicates,
         roles=roles,
     )
-    return EntailResult(
-        holds=out.status == "unsat", counterexample=out.model, unknown=out.status == "unknown"
-    )
+    undecided = out.status == "unknown"
+    return EntailResult(out.status == "unsat", out.model, undecided, out.reason, out.work)

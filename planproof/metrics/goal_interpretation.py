@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from planproof.boundary.limits import DEFAULT_RLIMIT
 from planproof.interface.goals import GoalIssue, PredictedGoal, parse_goal
 from planproof.ltl.ast import Atom, Const, Formula, Literal, binders, constants, walk
 from planproof.ltl.errors import LTLError
@@ -72,7 +73,8 @@ class Counts:
 
 @dataclass(frozen=True)
 class LogicCheck:
-    """Z3's verdicts on the predicted state goal (``None``: not decided, e.g. timeout)."""
+    """Z3's verdicts on the predicted state goal (``None``: not decided; ``message`` then
+    says why, ``budget`` when a query spent its resource budget)."""
 
     satisfiable: bool | None
     entails_gold: bool | None
@@ -227,8 +229,9 @@ def axioms_for(task: Task, universe: Universe | None = None) -> tuple[Formula, .
     )
 
 
-def logic_check(task: Task, predicted: Formula, gold: Formula, timeout: float) -> LogicCheck:
-    """Satisfiability of the prediction and entailment both ways, under the axioms."""
+def logic_check(task: Task, predicted: Formula, gold: Formula, rlimit: int) -> LogicCheck:
+    """Satisfiability of the prediction and entailment both ways, under the axioms, each
+    query within ``rlimit`` Z3 resource units (a count: the same verdicts under any load)."""
     from planproof.ltl.smt import entails, satisfiable
 
     world = task.world
@@ -236,21 +239,21 @@ def logic_check(task: Task, predicted: Formula, gold: Formula, timeout: float) -
     axioms = axioms_for(task, universe)
     acts = action_names(world)
     try:
-        sat = satisfiable(predicted, universe, axioms, timeout=timeout)
-        fwd = entails(predicted, gold, universe, axioms, timeout=timeout, action_predicates=acts)
-        back = entails(gold, predicted, universe, axioms, timeout=timeout, action_predicates=acts)
+        sat = satisfiable(predicted, universe, axioms, rlimit=rlimit)
+        fwd = entails(predicted, gold, universe, axioms, rlimit=rlimit, action_predicates=acts)
+        back = entails(gold, predicted, universe, axioms, rlimit=rlimit, action_predicates=acts)
     except LTLError as exc:
         return LogicCheck(None, None, None, f"not decided: {exc}")
     return LogicCheck(
         None if sat.unknown else sat.sat,
         None if fwd.unknown else fwd.holds,
         None if back.unknown else back.holds,
-        "timeout" if sat.unknown or fwd.unknown or back.unknown else "",
+        next((r.status for r in (sat, fwd, back) if r.unknown), ""),
     )
 
 
 def evaluate_goal(
-    task: Task, predicted: PredictedGoal, *, logic: bool = True, timeout: float = 2.0
+    task: Task, predicted: PredictedGoal, *, logic: bool = True, rlimit: int = DEFAULT_RLIMIT
 ) -> GoalResult:
     """Score a parsed prediction against the task's gold goal."""
     world = task.world
@@ -310,7 +313,7 @@ def evaluate_goal(
     check = None
     if logic and chosen:
         pred_formula = conj(*(c.as_formula() for c in chosen))
-        check = logic_check(task, pred_formula, gold, timeout)
+        check = logic_check(task, pred_formula, gold, rlimit)
     option_text = to_text(best.option.to_formula()) if best is not None else ""
     return GoalResult(
         task.identifier,
@@ -345,10 +348,10 @@ def parse_error_result(task: Task, message: str, notes: Sequence[str] = ()) -> G
 
 
 def evaluate_goal_response(
-    task: Task, text: str, *, logic: bool = True, timeout: float = 2.0
+    task: Task, text: str, *, logic: bool = True, rlimit: int = DEFAULT_RLIMIT
 ) -> GoalResult:
     """Parse an LLM response and score it."""
-    return evaluate_goal(task, parse_goal(text, task.world), logic=logic, timeout=timeout)
+    return evaluate_goal(task, parse_goal(text, task.world), logic=logic, rlimit=rlimit)
 
 
 def gold_response(task: Task) -> str:
@@ -421,5 +424,6 @@ def summarize(results: Sequence[GoalResult]) -> dict[str, Any]:
             "entailed_by_gold": sum(1 for c in checks if c.entailed_by_gold),
             "equivalent": sum(1 for c in checks if c.equivalent),
             "undecided": sum(1 for c in checks if c.satisfiable is None),
+            "budget_spent": sum(1 for c in checks if c.message == "budget"),
         },
     }

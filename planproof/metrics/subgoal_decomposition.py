@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from planproof.boundary.limits import DEFAULT_RLIMIT
 from planproof.interface.subgoals import (
     ParsedSubgoals,
     SubgoalError,
@@ -129,9 +130,11 @@ def _atoms(f: Formula) -> list[Formula]:
 
 
 def unsatisfiable(
-    task: Task, f: Formula, timeout: float = 2.0, *, near: State | None = None
+    task: Task, f: Formula, rlimit: int = DEFAULT_RLIMIT, *, near: State | None = None
 ) -> bool:
-    """Whether Z3 proves that no state satisfies ``f``'s state part under the axioms.
+    """Whether Z3 proves that no state satisfies ``f``'s state part under the axioms
+    (within ``rlimit`` resource units: a count, so the answer is the same under any load;
+    a query that spends it proves nothing, and the answer is False).
 
     With ``near`` (a state), a witness near it is looked for first (:func:`_witnessed`):
     a state satisfying ``f`` and every axiom, so Z3 could not prove unsatisfiability (it
@@ -152,7 +155,7 @@ def unsatisfiable(
     if near is not None and _witnessed(task, state, universe, axioms, near):
         return False
     try:
-        res = satisfiable(state, universe, axioms, timeout=timeout)
+        res = satisfiable(state, universe, axioms, rlimit=rlimit)
     except LTLError:
         return False
     return not res.sat and not res.unknown

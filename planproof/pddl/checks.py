@@ -6,7 +6,9 @@
 * contradictory effects: one atom both added and deleted, or additions that break an
   axiom (an object made both ``on`` and ``off``), unconditionally or under a condition the
   precondition allows;
-* effects the precondition already implies: the action changes nothing (a no-op).
+* effects the precondition already implies: the action changes nothing (a no-op);
+* a check Z3 could not decide within its resource budget (``undecided``): named, never
+  read as the absence of an issue.
 
 The operator is grounded on a small symbolic universe: one object per parameter (distinct
 objects, so a precondition counts as unsatisfiable only if it is so for distinct
@@ -17,7 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from planproof.boundary.limits import DEFAULT_RLIMIT
 from planproof.ltl.ast import (
     Atom,
     Formula,
@@ -40,13 +44,16 @@ from planproof.pddl.schema import (
     operator_atoms,
 )
 
-SMT_TIMEOUT = 5.0
+SMT_RLIMIT = DEFAULT_RLIMIT
+"""Z3 resource units per query (a deterministic count, not seconds: the same issues under
+any load)."""
 
 
 @dataclass(frozen=True)
 class Issue:
     """One finding: ``kind`` is unknown-predicate, unknown-variable,
-    unsatisfiable-precondition, contradictory-effects or no-op."""
+    unsatisfiable-precondition, contradictory-effects, no-op or undecided (a Z3 query
+    that spent its resource budget)."""
 
     operator: str
     kind: str
@@ -111,7 +118,7 @@ def operator_issues(
     domain: Domain,
     *,
     axioms: Callable[[Universe], Iterable[Formula]] | None = None,
-    timeout: float = SMT_TIMEOUT,
+    rlimit: int = SMT_RLIMIT,
 ) -> list[Issue]:
     """Every issue of ``op`` (see the module docstring). ``axioms`` builds the domain
     axioms for a universe (e.g. ``planproof.ltl.axioms.virtualhome_state_axioms``)."""
@@ -123,12 +130,20 @@ def operator_issues(
     pre = _ground_eq(substitute(op.precondition, env))
     if _has_eq_with_vars(pre):
         return issues
-    sat = satisfiable(pre, universe, ax, timeout=timeout)
+    undecided: list[str] = []
+
+    def note(res: Any, what: str) -> Any:
+        """``res``, with an undecided check remembered by name."""
+        if res.unknown:
+            undecided.append(f"{what} ({res.status})")
+        return res
+
+    sat = note(satisfiable(pre, universe, ax, rlimit=rlimit), "precondition satisfiable")
     if not sat.sat and not sat.unknown:
         issues.append(
             Issue(op.name, "unsatisfiable-precondition", "no state satisfies the precondition")
         )
-        return issues
+        return _with_undecided(issues, op.name, undecided)
     uncond = [(substitute_atom(a, env), v) for a, v in _unconditional(op.effects)]
     contradictions = sorted({_text(a) for a, v in uncond if v and (a, False) in set(uncond)})
     if contradictions:
@@ -141,7 +156,7 @@ def operator_issues(
         )
     elif uncond:
         effect = conj(*(_literal(a, v) for a, v in uncond))
-        res = satisfiable(effect, universe, ax, timeout=timeout)
+        res = note(satisfiable(effect, universe, ax, rlimit=rlimit), "effects consistent")
         if not res.sat and not res.unknown:
             issues.append(
                 Issue(
@@ -156,7 +171,12 @@ def operator_issues(
             inner = [(substitute_atom(a, env), v) for a, v in _unconditional(e.effects)]
             both = [*uncond, *inner]
             clash = sorted({_text(a) for a, v in both if v and (a, False) in set(both)})
-            if clash and satisfiable(conj(pre, cond), universe, ax, timeout=timeout).sat:
+            if (
+                clash
+                and note(
+                    satisfiable(conj(pre, cond), universe, ax, rlimit=rlimit), "condition reachable"
+                ).sat
+            ):
                 issues.append(
                     Issue(
                         op.name,
@@ -166,7 +186,7 @@ def operator_issues(
                 )
     if uncond and len(uncond) == len(op.effects):
         effect = conj(*(_literal(a, v) for a, v in uncond))
-        implied = entails(pre, effect, universe, ax, timeout=timeout)
+        implied = note(entails(pre, effect, universe, ax, rlimit=rlimit), "no-op")
         if implied.holds:
             issues.append(
                 Issue(
@@ -175,6 +195,13 @@ def operator_issues(
                     "every effect already holds whenever the precondition does",
                 )
             )
+    return _with_undecided(issues, op.name, undecided)
+
+
+def _with_undecided(issues: list[Issue], op: str, undecided: list[str]) -> list[Issue]:
+    """``issues``, and one ``undecided`` issue naming the checks Z3 did not decide."""
+    if undecided:
+        issues.append(Issue(op, "undecided", "Z3 did not decide: " + ", ".join(undecided)))
     return issues
 
 

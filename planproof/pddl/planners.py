@@ -20,7 +20,8 @@ loaded the machine is: a child planner process gets it as its ``RLIMIT_CPU`` (ea
 process it starts, e.g. Fast Downward's translator and search, gets the same), and the
 in-process ``builtin`` engine reads :func:`time.process_time`. The wall clock only guards
 against a child that hangs without using CPU (:data:`WALL_FACTOR` times the timeout, plus
-a minute). On an idle machine CPU time and wall time agree to within a second.
+a minute); a child stopped by it is an ``error``, not a verdict. On an idle machine CPU
+time and wall time agree to within a second.
 """
 
 from __future__ import annotations
@@ -52,7 +53,8 @@ DEFAULT_TIMEOUT = 60.0
 """CPU seconds per planner call."""
 WALL_FACTOR = 20.0
 """A child planner that has neither answered nor died after ``WALL_FACTOR * timeout + 60``
-wall seconds is stopped (it is not using its CPU budget: blocked, or starved)."""
+wall seconds is stopped (it is not using its CPU budget: blocked, or starved). That is an
+``error`` (no verdict, never cached), not a ``timeout``: a timeout is CPU time spent."""
 
 PlanStep = tuple[str, tuple[str, ...]]
 
@@ -140,7 +142,7 @@ def plan(
     (fast-downward only) is Fast Downward's limit in CPU seconds, as ``timeout`` is, but
     read as a budget: reaching it answers ``budget``, a verdict kept by the planner cache
     under that budget (CPU time is what the machine's load does not inflate; only the
-    wall-clock guard against a hung planner still answers ``timeout``)."""
+    wall-clock guard against a hung planner still stops it, as an ``error``)."""
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
     if cpu_budget is not None and engine != "fast-downward":
@@ -242,6 +244,13 @@ def _wall_guard(timeout: float) -> float:
     return WALL_FACTOR * timeout + 60.0
 
 
+def _guard_reason(timeout: float) -> str:
+    return (
+        f"stopped after {_wall_guard(timeout):g} wall seconds without spending its "
+        f"{timeout:g} CPU s (hung, or starved by the machine's load): no verdict"
+    )
+
+
 def _limit_cpu(seconds: float) -> None:
     """In a child planner process: at most ``seconds`` of CPU time (SIGXCPU, then SIGKILL
     a few seconds later), inherited by every process it starts."""
@@ -297,9 +306,7 @@ def _fast_downward(
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(proc.pid, signal.SIGKILL)
             proc.communicate()
-            return PlanResult(
-                "fast-downward", PlanStatus.TIMEOUT, reason="no plan within the time limit"
-            )
+            return PlanResult("fast-downward", PlanStatus.ERROR, reason=_guard_reason(timeout))
         code = proc.returncode
         log = out.decode("utf-8", "replace")
         plan_path = os.path.join(work, "plan")
@@ -425,8 +432,8 @@ def _pyperplan(domain: Domain, problem: Problem, timeout: float) -> PlanResult:
                     with contextlib.suppress(queue.Empty):
                         res = q.get(timeout=0.5)
                     break
-                if time.monotonic() > guard:
-                    break
+                if time.monotonic() > guard:  # hung or starved: an error, not a verdict
+                    res = PlanResult("pyperplan", PlanStatus.ERROR, reason=_guard_reason(timeout))
     finally:
         if proc.is_alive():
             proc.kill()

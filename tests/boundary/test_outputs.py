@@ -31,3 +31,20 @@ def test_output_dir(tmp_path: Path) -> None:
         output_dir(a_file)
     with pytest.raises(InputError, match="which is a file"):
         output_dir(a_file / "sub")
+
+
+def test_write_text_replaces_a_file_atomically(tmp_path: Path) -> None:
+    """A reader of the old file keeps reading the old complete text while the new one is
+    written (a rename, not a truncation in place, as ``evaluate housekeep
+    --write-episodes``, ``prompts --output`` and ``report`` once did); no temporary file
+    is left behind, and a failed write leaves the old file whole."""
+    target = tmp_path / "episodes.jsonl"
+    target.write_text("old line 1\nold line 2\n", encoding="utf-8")
+    with target.open(encoding="utf-8") as reader:
+        write_text(target, "new\n", source="--write-episodes")
+        assert reader.read() == "old line 1\nold line 2\n"
+    assert target.read_text(encoding="utf-8") == "new\n"
+    with pytest.raises(InputError, match="cannot write"):
+        write_text(target, "half\n\ud800", source="--write-episodes")
+    assert target.read_text(encoding="utf-8") == "new\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["episodes.jsonl"]

@@ -21,10 +21,13 @@ LONG_COMMANDS: dict[str, tuple[list[str], str]] = {
          str(PDDL / "browse_internet.pddl"), "--engine", "pyperplan", "--timeout", "120"],
         "planning with pyperplan (time limit 120 s)",
     ),
-    "ltl sat": (["ltl", "sat", "on(a.1) and not on(b.2)"], "solving with Z3 (time limit 10 s)"),
+    "ltl sat": (
+        ["ltl", "sat", "on(a.1) and not on(b.2)"],
+        "solving with Z3 (budget 10,000,000 units)",
+    ),
     "ltl entails": (
         ["ltl", "entails", "on(a.1)", "on(a.1) or on(b.2)", "--timeout", "30"],
-        "solving with Z3 (time limit 30 s)",
+        "solving with Z3 (budget 30,000,000 units)",
     ),
     "evaluate teach": (
         ["evaluate", "teach", str(EXAMPLES / "teach" / "coffee.json")],
@@ -102,8 +105,9 @@ def test_plan_honours_its_time_limit_on_legal_but_endless_work(engine: str, tmp_
 
 @pytest.mark.parametrize("command", ["sat", "entails"])
 def test_ltl_solving_honours_its_time_limit(command: str, tmp_path: Path) -> None:
-    """Pigeonhole over 30 pigeons and 29 holes: unsatisfiable, and far beyond Z3 in
-    50 ms; the answer is "unknown" (exit 3), not a wait."""
+    """Pigeonhole over 30 pigeons and 29 holes: unsatisfiable, and far beyond Z3 within
+    a budget of 50,000 units (``--timeout 0.05``: nominal seconds of Z3's resource budget,
+    not a wall-clock limit); the answer is "unknown (resource limit)" (exit 3), not a wait."""
     universe = tmp_path / "u.json"
     objects = {f"p.{i}": ["pigeon"] for i in range(30)} | {f"h.{i}": ["hole"] for i in range(29)}
     universe.write_text(json.dumps(objects))
@@ -113,7 +117,7 @@ def test_ltl_solving_honours_its_time_limit(command: str, tmp_path: Path) -> Non
     )
     formulas = [php] if command == "sat" else [php, "false"]
     r = planproof("ltl", command, *formulas, "--universe", str(universe), "--timeout", "0.05")
-    assert r.code == 3 and "unknown (solver time limit reached)" in r.out, r.err[-300:]
+    assert r.code == 3 and "unknown (resource limit)" in r.out, r.err[-300:]
 
 
 @pytest.mark.data

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from planproof.boundary.limits import DEFAULT_RLIMIT
 from planproof.ltl.ast import (
     And,
     Binder,
@@ -112,13 +113,16 @@ class GoalCheck:
         }
 
 
-def check_goal(episode: Episode, store: PreferenceStore, *, timeout: float = 10.0) -> GoalCheck:
-    """Is the episode's tidy goal satisfiable under the state axioms? (Z3)."""
+def check_goal(
+    episode: Episode, store: PreferenceStore, *, rlimit: int = DEFAULT_RLIMIT
+) -> GoalCheck:
+    """Is the episode's tidy goal satisfiable under the state axioms? (Z3, within ``rlimit``
+    resource units: the same answer under any load)."""
     from planproof.ltl.smt import satisfiable
 
     goal = tidy_goal(episode, store)
     universe = build_world(episode).world.universe
-    res = satisfiable(goal, universe, state_axioms(episode), timeout=timeout)
+    res = satisfiable(goal, universe, state_axioms(episode), rlimit=rlimit)
     reasons: list[str] = []
     if not res.sat and not res.unknown:
         reasons = [
@@ -126,6 +130,8 @@ def check_goal(episode: Episode, store: PreferenceStore, *, timeout: float = 10.
             for o, recs in targets(episode, store).items()
             if not recs
         ] or ["the correct receptacles cannot hold all the objects at once (capacity)"]
+    elif res.unknown:  # named, never read as satisfiable or not
+        reasons = [f"not decided: Z3 answered {res.status} (budget {rlimit:,} units)"]
     witness: dict[str, str] | None = None
     if res.sat and res.model is not None:
         witness = {}

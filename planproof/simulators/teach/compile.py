@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from itertools import count
 from typing import TYPE_CHECKING
 
+from planproof.boundary.limits import DEFAULT_RLIMIT
 from planproof.ltl.ast import (
     TRUE,
     Atom,
@@ -192,9 +193,9 @@ def goal_reached(task: Task, state: SymbolicState, formula: Formula | None = Non
     return evaluate_final(f, Trace((state.atoms(),)), state.universe())
 
 
-def witness(task: Task, state: SymbolicState, *, timeout: float = 10.0) -> SatResult:
+def witness(task: Task, state: SymbolicState, *, rlimit: int = DEFAULT_RLIMIT) -> SatResult:
     """Z3: is there an assignment of the fluent properties and containments of ``state``'s
     objects (types fixed) that completes ``task``? The model is a goal state."""
     from planproof.ltl.smt import satisfiable
 
-    return satisfiable(to_ltl(task), state.universe(), timeout=timeout)
+    return satisfiable(to_ltl(task), state.universe(), rlimit=rlimit)
