@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         summarize=summarize,
         source="gold goals",
         table=_table,
-        reading_options={"logic": logic, "timeout": args.timeout},
+        reading_options={"logic": logic, "rlimit": budget},
     )
 
 

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from planproof.boundary.limits import DEFAULT_RLIMIT
 from planproof.metrics.goal_corrections import SKIPPED, UNEXPLAINED, Correction
 
 GOAL_TYPES = ("state", "relation", "action")
@@ -37,14 +38,16 @@ def _gold(identifier: str) -> Mapping[str, Any]:
     return gold
 
 
-def score_both(task: Any, text: str, *, logic: bool = False, timeout: float = 2.0) -> GoalReadings:
+def score_both(
+    task: Any, text: str, *, logic: bool = False, rlimit: int = DEFAULT_RLIMIT
+) -> GoalReadings:
     """Score one answer in both readings (``logic``: planproof's Z3 checks too, which
     the sweep leaves out and neither reading's counts depend on)."""
     from planproof.metrics.goal_corrections import task_corrections
     from planproof.metrics.goal_interpretation import evaluate_goal_response
     from planproof.metrics.reference_goal_interpretation import count_answer
 
-    own = evaluate_goal_response(task, text, logic=logic, timeout=timeout)
+    own = evaluate_goal_response(task, text, logic=logic, rlimit=rlimit)
     gold = _gold(task.identifier)
     ref = count_answer(task.identifier, text, gold)
     return GoalReadings(own, ref, tuple(task_corrections(task, text, ref, own, gold["names"])))

@@ -18,6 +18,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from planproof.boundary.limits import DEFAULT_RLIMIT
+
 READINGS = ("planproof", "reference", "both")
 """``--reading`` values: planproof's own reading only, the reference's rules (planproof's
 reading is still computed, for the corrections, and kept in the summary), or both beside
@@ -60,21 +62,21 @@ def readings(
     *,
     path: str | None = None,
     logic: bool = False,
-    timeout: float = 2.0,
+    rlimit: int = DEFAULT_RLIMIT,
     search: Mapping[str, Any] | None = None,
 ) -> Readings:
     """The scorer of ``module`` (VirtualHome; transition modeling is read per file, see
     :func:`logic_form_reading`). ``rows_in_order`` gives the answers as the reference
     would read them, in file order (subgoal decomposition's disjunct draws depend on the
     answers before), ``path`` the published-format file they come from (its draws as the
-    sweep makes them); ``logic``/``timeout`` goal interpretation's Z3 checks,
+    sweep makes them); ``logic``/``rlimit`` goal interpretation's Z3 checks (resource units),
     ``search`` subgoal decomposition's search options."""
     if module == "goal-interpretation":
         from planproof.runs import goal_readings as gr
 
         return Readings(
             module,
-            lambda t, text: gr.score_both(t, text, logic=logic, timeout=timeout),
+            lambda t, text: gr.score_both(t, text, logic=logic, rlimit=rlimit),
             gr.failed_both,
             gr.summarize_both,
             gr.verdicts_both,
