@@ -540,6 +540,23 @@ def build(
     return sections, all_taus, notes
 
 
+def _unreadable_rows(results: Sequence[Mapping[str, Any]]) -> list[str]:
+    """One line per scored cell whose published file has rows that are not answers (the
+    sweep's ``unreadable_rows``): the file, how many rows, the first problems. Such a
+    cell is scored on its readable rows; its other tasks count as unanswered."""
+    out: list[str] = []
+    for r in results:
+        cell, bad = r["cell"], r["summary"].get("unreadable_rows")
+        if isinstance(bad, dict) and cell.get("repeated") != "last":
+            first = "; ".join(str(x) for x in bad.get("first", ()))
+            out.append(
+                f"{cell['module']} {cell['model']}: {cell['path']}: {bad.get('count')} of "
+                f"{bad.get('of')} rows are not answers ({first}); scored on the other rows, "
+                "the tasks they should answer count as unanswered"
+            )
+    return out
+
+
 def _planner_notes(results: Sequence[Mapping[str, Any]]) -> list[str]:
     """One note per transition-modeling cell whose planner stopped without a verdict on
     some task (its budget spent, or a wall-clock timeout), naming the tasks: such a task
@@ -719,6 +736,10 @@ def run(args: argparse.Namespace) -> int:
         raise BadInput("no published file could be scored (see the warnings above)")
     sections, tau_rows, notes = build(results, user, args.modules, models, failed_cells)
     notes += [f"a cell failed and is left out: {f}" for f in failures]
+    partial = _unreadable_rows(results)
+    for line in partial:
+        print(f"planproof: warning: {line}", file=sys.stderr)
+    notes += partial
     try:
         args.output.mkdir(parents=True, exist_ok=True)
         fixes = corrections(results, models)
@@ -734,6 +755,7 @@ def run(args: argparse.Namespace) -> int:
             },
             "notes": notes,
             "failed_cells": failures,
+            "unreadable_rows": partial,
             "failed": [
                 {
                     "module": c.module,
@@ -764,7 +786,7 @@ def run(args: argparse.Namespace) -> int:
         raise BadInput(f"cannot write to {args.output}: {exc}") from None
     # some published file could not be scored: everything else is written and shown, but
     # the tables are incomplete, so the run is not "done" (exit 1; docs/reproduce.md)
-    status = 1 if failures else 0
+    status = 1 if failures or partial else 0
     if args.json:
         print(json.dumps(doc, indent=1))
         return status
