@@ -12,7 +12,9 @@ against issue 29's two targets, measured in one run:
 
 Each part is ``planproof reproduce eai ... --no-cache`` in a fresh subprocess (process
 start, data loading, writing the report included), with an **empty planner cache** (a
-fresh ``PLANPROOF_PLAN_CACHE_PATH``; the user's is neither read nor changed); the search
+fresh ``PLANPROOF_PLAN_CACHE_PATH``) and a cell cache of its own (a temporary
+``PLANPROOF_CACHE_DIR`` linking to the user's data): the user's caches are neither read
+nor changed; the search
 memos live in each worker process only, so they start empty. Printed per part: wall time,
 CPU time (user + sys of the process tree: the steadier figure on a shared machine), the
 target and whether it is met, and the load average before, during (sampled every 2 s:
@@ -212,9 +214,31 @@ def against_target(
     )
 
 
+def private_cache(tmp: Path) -> Path:
+    """A planproof cache for the measured runs: links to the user's data and published
+    answers (nothing fetched), and its own reproduce cell cache, so a measured run neither
+    reads the user's scored cells nor prunes them (``reproduce`` removes the cells of other
+    code versions from the cache it writes to)."""
+    from planproof.data.cache import cache_dir
+
+    user, own = cache_dir(), tmp / "cache"
+    for name in ("eai", "published", "compiled"):
+        for src in (user / name).rglob("*") if (user / name).is_dir() else ():
+            if src.is_file() and not src.name.endswith((".lock", ".tmp", ".sqlite3")):
+                dst = own / src.relative_to(user)
+                dst.parent.mkdir(parents=True, exist_ok=True)
+                if not dst.exists():
+                    dst.symlink_to(src.resolve())
+    return own
+
+
 def measured_part(part: str, workers: int, out: Path, tmp: Path) -> tuple[float, float]:
     """``three`` or ``all`` (see the module's docstring): (wall, CPU), printed."""
-    env = {**os.environ, "PLANPROOF_PLAN_CACHE_PATH": str(tmp / f"cold-plans-{part}.sqlite3")}
+    env = {
+        **os.environ,
+        "PLANPROOF_PLAN_CACHE_PATH": str(tmp / f"cold-plans-{part}.sqlite3"),
+        "PLANPROOF_CACHE_DIR": str(private_cache(tmp)),
+    }
     load0 = _load()
     with LoadDuring() as during:
         if part == "three":
