@@ -442,7 +442,11 @@ def render_html(
         parts.append(str(_chart(module, rows, GROUPS[module][0][0])))
         if module in ("action-sequencing", "subgoal-decomposition"):
             kinds = ", ".join(e.replace("_", " ") for e in ERRORS)
-            parts.append(f"<p><b>Error taxonomy</b> ({kinds}), per model</p>")
+            order = ", ".join(str(escape(r.label)) for r in rows)
+            parts.append(
+                f"<p><b>Error taxonomy</b> ({kinds}), per model; in each group the bars are, "
+                f"top to bottom: {order}</p>"
+            )
             parts.append(str(_taxonomy(module, rows)))
             if any(r.reading for r in rows):
                 parts.append(str(_taxonomy(module, rows, reading=True)))
