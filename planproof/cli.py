@@ -615,7 +615,8 @@ USAGE: dict[tuple[str, ...], tuple[str, str]] = {
         "planproof-runs/openai_gpt-4o-mini/action-sequencing-virtualhome",
     ),
     ("reproduce", "eai"): (
-        "0 tables printed, 2 bad input (no published file could be scored)",
+        "0 tables printed, 1 printed but some published file could not be scored (named "
+        "in a warning, 'failed' in the tables), 2 bad input (no published file could be scored)",
         "planproof reproduce eai --modules goal-interpretation --run planproof-runs/my-model",
     ),
     ("prompts",): (

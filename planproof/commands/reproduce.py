@@ -108,12 +108,16 @@ def _cache_dir() -> Path:
 
 
 def score_cells(
-    cells: Sequence[Any], args: argparse.Namespace, failures: list[str] | None = None
+    cells: Sequence[Any],
+    args: argparse.Namespace,
+    failures: list[str] | None = None,
+    failed_cells: list[tuple[Any, str]] | None = None,
 ) -> list[dict[str, Any]]:
     """Every cell's result: read from the cache, or scored through the executor (with a
     progress bar on a terminal) and written to the cache as it finishes. A cell that fails
-    (a corrupt or truncated file: the message names it) is left out with a warning and
-    added to ``failures``; the other cells are scored."""
+    (a corrupt, truncated or unreadable file: the message names it) is left out with a
+    warning and added to ``failures`` (its message) and ``failed_cells`` (the cell and
+    the message); the other cells are scored."""
     from planproof.commands.progress import progress_bar
     from planproof.data.cache import atomic_write_text
     from planproof.runs.published_sweep import Shard, evaluate_job, merge_shards
@@ -121,9 +125,18 @@ def score_cells(
     config = executor_config(args)  # a bad option is refused even when all is cached
     _prune()
     results: dict[int, dict[str, Any]] = {}
-    keys = [_cache_key(c) for c in cells]
+    failed: dict[int, str] = {}
+    keys: list[str] = []
+    for i, c in enumerate(cells):
+        try:
+            keys.append(_cache_key(c))
+        except OSError as exc:  # unreadable (gone, a directory, no permission): this cell only
+            keys.append("")
+            failed[i] = f"{c.module} {c.model}: {c.path}: cannot read it ({exc.strerror or exc})"
     todo: list[int] = []
     for i, key in enumerate(keys):
+        if i in failed:
+            continue
         path = _cache_dir() / f"{key}.json"
         if not args.no_cache and path.is_file():
             try:
@@ -133,7 +146,6 @@ def score_cells(
                 pass
         todo.append(i)
     jobs = _jobs(cells, todo)
-    failed: dict[int, str] = {}
     parts: dict[int, list[Any]] = {i: [] for i in todo}
     if jobs:
         with (
@@ -170,6 +182,8 @@ def score_cells(
         print(f"planproof: warning: a cell failed and is left out: {failed[i]}", file=sys.stderr)
         if failures is not None:
             failures.append(failed[i])
+        if failed_cells is not None:
+            failed_cells.append((cells[i], failed[i]))
     return [results[i] for i in sorted(results)]
 
 
@@ -438,13 +452,33 @@ def write_task_dirs(results: Sequence[Mapping[str, Any]], root: Path) -> list[Pa
     return written
 
 
+def _sections_of(cell: Mapping[str, Any]) -> tuple[str, ...]:
+    """The table sections a cell's figures fill (a cell is plain data: ``asdict(Cell)``)."""
+    from planproof.report.leaderboard import (
+        JSON_LOADS,
+        TM_BEHAVIOR,
+        TM_BEHAVIOR_COUNTING,
+        TM_COUNTING,
+    )
+
+    if cell["module"] == "transition-modeling":
+        if cell.get("dataset") == "behavior":
+            return (TM_BEHAVIOR, TM_BEHAVIOR_COUNTING)
+        return ("transition-modeling", TM_COUNTING)
+    return (JSON_LOADS if cell.get("repeated") == "last" else cell["module"],)
+
+
 def build(
     results: Sequence[Mapping[str, Any]],
     user: Sequence[tuple[str, str, Mapping[str, Any]]],
     modules: Sequence[str],
     models: Sequence[str] | None,
+    failed: Sequence[tuple[Any, str]] = (),
 ) -> tuple[dict[str, list[Any]], list[Any], list[str]]:
-    """Rows per section, Kendall's taus and notes, from the scored cells."""
+    """Rows per section, Kendall's taus and notes, from the scored cells; ``failed``, the
+    cells that could not be scored with why, marks their rows (never a silent gap)."""
+    from dataclasses import asdict
+
     from planproof.data.paper_eai import paper_figure
     from planproof.data.published import MODELS
     from planproof.report.leaderboard import (
@@ -483,6 +517,11 @@ def build(
                 k.replace("non-spatial", "non_spatial"): float(v) for k, v in counted.items()
             }
     notes = [*notes, *_planner_notes(results)]
+    broken: dict[str, dict[str, str]] = {}
+    for cell, message in failed:
+        plain = cell if isinstance(cell, Mapping) else asdict(cell)
+        for section in _sections_of(plain):
+            broken.setdefault(section, {})[plain["model"]] = message
     chosen = [(s, n) for s, n in MODELS.items() if not models or s in models]
     sections: dict[str, list[Any]] = {}
     all_taus: list[Any] = []
@@ -492,16 +531,17 @@ def build(
             "transition-modeling": (TM_COUNTING, TM_BEHAVIOR, TM_BEHAVIOR_COUNTING),
         }
         for section in (module, *extra.get(module, ())):
-            if section not in pp:
+            if section not in pp and section not in broken:
                 continue
             rows = rows_for(
                 section,
                 chosen,
-                pp[section],
+                pp.get(section, {}),
                 paper,
                 reference,
                 reading=reading.get(section),
                 sampled=sampled,
+                failed=broken.get(section),
             )
             all_taus += taus(section, rows)
             rows += [
@@ -541,6 +581,23 @@ def _user_figures(
     return figures(module, summary), ref
 
 
+def _unreadable_rows(results: Sequence[Mapping[str, Any]]) -> list[str]:
+    """One line per scored cell whose published file has rows that are not answers (the
+    sweep's ``unreadable_rows``): the file, how many rows, the first problems. Such a
+    cell is scored on its readable rows; its other tasks count as unanswered."""
+    out: list[str] = []
+    for r in results:
+        cell, bad = r["cell"], r["summary"].get("unreadable_rows")
+        if isinstance(bad, dict) and cell.get("repeated") != "last":
+            first = "; ".join(str(x) for x in bad.get("first", ()))
+            out.append(
+                f"{cell['module']} {cell['model']}: {cell['path']}: {bad.get('count')} of "
+                f"{bad.get('of')} rows are not answers ({first}); scored on the other rows, "
+                "the tasks they should answer count as unanswered"
+            )
+    return out
+
+
 def _planner_notes(results: Sequence[Mapping[str, Any]]) -> list[str]:
     """One note per transition-modeling cell whose planner stopped without a verdict on
     some task (its budget spent, or a wall-clock timeout), naming the tasks: such a task
@@ -575,10 +632,20 @@ def _print(
     every: bool,
     fixes: Mapping[str, Sequence[Any]] | None = None,
 ) -> None:
+    """The tables in the terminal: by default every figure group but the long tail
+    (``leaderboard.shown_groups``: the error taxonomy and planner success included), each
+    figure as paper | ref. | ref. reading (where the section has one) | planproof."""
     from rich.table import Table
 
     from planproof.commands.console import stdout_console
-    from planproof.report.leaderboard import GROUPS, TITLES, correction_cell
+    from planproof.report.leaderboard import (
+        SAMPLE_LEGEND,
+        TITLES,
+        cell_text,
+        correction_cell,
+        sampled_text,
+        shown_groups,
+    )
 
     console = stdout_console()
 
@@ -587,27 +654,28 @@ def _print(
 
     for section, rows in sections.items():
         reading = any(r.reading for r in rows)
-        cols = ("paper", "ref.", *(("ref. reading",) if reading else ()), "planproof")
-        for group in GROUPS[section] if every else GROUPS[section][:1]:
+        sources = ("paper", "reference", *(("reading",) if reading else ()), "planproof")
+        names = {"paper": "paper", "reference": "ref.", "reading": "ref. reading"}
+        for group in shown_groups(section, every):
             table = Table(title=TITLES[section], title_justify="left")
             table.add_column("model")
             for fig in group:
                 name = fig.replace("_planner_success", " planner SR").replace("_", " ")
-                for col in cols:
-                    table.add_column(f"{name}\n{col}" if col == "paper" else col, justify="right")
+                for col in sources:
+                    label = names.get(col, col)
+                    table.add_column(
+                        f"{name}\n{label}" if col == "paper" else label, justify="right"
+                    )
             for r in rows:
-                cells = []
-                for fig in group:
-                    star = "*" if fig in r.sampled and fig in r.reference else ""
-                    cells += [fmt(r.paper.get(fig)), fmt(r.reference.get(fig)) + star]
-                    if reading:
-                        cells.append(fmt(r.reading.get(fig)))
-                    cells.append(fmt(r.planproof.get(fig)))
+                cells = [cell_text(r, col, fig) for fig in group for col in sources]
                 table.add_row(r.label + (" (your run)" if r.user_run else ""), *cells)
+            captions = []
             if any(fig in r.sampled for r in rows for fig in group):
-                table.caption = (
-                    "* the reference code on a sample of the file's tasks (see the notes)"
-                )
+                captions.append(SAMPLE_LEGEND)
+            if any(r.failed for r in rows):
+                captions.append("failed: planproof could not score the published file (notes)")
+            if captions:
+                table.caption = "; ".join(captions)
             console.print(table)
         for module, crows in (fixes or {}).items():
             if module != section or not crows:
@@ -633,13 +701,14 @@ def _print(
                 )
             console.print(table)
     table = Table(title="Ranking vs the paper (Kendall's tau)", title_justify="left")
-    for col in ("module", "figure", "planproof", "ref. reading", "reference", "models"):
+    cols = ("module", "figure", "planproof", "ref. reading", "reference", "ref. sampled", "models")
+    for col in cols:
         table.add_column(col, justify="left" if col in ("module", "figure") else "right")
     pairs: dict[tuple[str, str], dict[str, Any]] = {}
     for t in tau_rows:
         pairs.setdefault((t.module, t.figure), {})[t.versus] = t
     for (module, fig), d in pairs.items():
-        if not every and fig not in (GROUPS[module][0]):
+        if not any(fig in group for group in shown_groups(module, every)):
             continue
         pp, rd, ref = d["planproof"], d.get("reading"), d["reference"]
         table.add_row(
@@ -648,10 +717,14 @@ def _print(
             "—" if pp.tau is None else f"{pp.tau:.2f}",
             "—" if rd is None or rd.tau is None else f"{rd.tau:.2f}",
             ("—" if ref.tau is None else f"{ref.tau:.2f}") + ("*" if ref.sampled else ""),
+            sampled_text(ref),
             str(pp.models),
         )
     if any(t.sampled for t in tau_rows):
-        table.caption = "* over reference figures of which some are on a sample of the file"
+        table.caption = (
+            "* the reference's tau mixes figures on a sample of the file with whole-file "
+            "ones; 'ref. sampled': how many of its figures are a sample's"
+        )
     console.print(table)
 
 
@@ -702,11 +775,16 @@ def run(args: argparse.Namespace) -> int:
         args.modules, models, planner=not args.no_planner, datasets=args.datasets
     )
     failures: list[str] = []
-    results = score_cells(cells, args, failures)
+    failed_cells: list[tuple[Any, str]] = []
+    results = score_cells(cells, args, failures, failed_cells)
     if not results:
         raise BadInput("no published file could be scored (see the warnings above)")
-    sections, tau_rows, notes = build(results, user, args.modules, models)
+    sections, tau_rows, notes = build(results, user, args.modules, models, failed_cells)
     notes += [f"a cell failed and is left out: {f}" for f in failures]
+    partial = _unreadable_rows(results)
+    for line in partial:
+        print(f"planproof: warning: {line}", file=sys.stderr)
+    notes += partial
     try:
         args.output.mkdir(parents=True, exist_ok=True)
         fixes = corrections(results, models)
@@ -719,6 +797,18 @@ def run(args: argparse.Namespace) -> int:
             "seconds": {_seconds_key(r["cell"]): r["seconds"] for r in results},
             "notes": notes,
             "failed_cells": failures,
+            "unreadable_rows": partial,
+            "failed": [
+                {
+                    "module": c.module,
+                    "dataset": c.dataset,
+                    "model": c.model,
+                    "reading": "json.loads" if c.repeated == "last" else "",
+                    "path": c.path,
+                    "message": m,
+                }
+                for c, m in failed_cells
+            ],
             "task_comparison": [c.to_dict() for c in compared],
             "task_dirs": [str(p) for p in task_dirs],
         }
@@ -736,12 +826,15 @@ def run(args: argparse.Namespace) -> int:
         )
     except OSError as exc:
         raise BadInput(f"cannot write to {args.output}: {exc}") from None
+    # some published file could not be scored: everything else is written and shown, but
+    # the tables are incomplete, so the run is not "done" (exit 1; docs/reproduce.md)
+    status = 1 if failures or partial else 0
     if args.json:
         print(json.dumps(doc, indent=1))
-        return 0
+        return status
     _print(sections, tau_rows, args.all_figures, fixes)
     _print_comparisons(compared)
     for n in notes:
         print(f"note: {n}")
     print(f"report: {args.output / 'report.html'}, tables: {args.output / 'reproduce.json'}")
-    return 0
+    return status

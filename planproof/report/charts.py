@@ -22,11 +22,13 @@ AXIS_H = 22
 
 @dataclass(frozen=True, slots=True)
 class Series:
-    """One model's values, in category order (None: not measured)."""
+    """One model's values, in category order (None: not measured); ``marks``, in the same
+    order, a suffix for a value's label (``*``: a sample's figure), drawn paler."""
 
     name: str
     color: str
     values: tuple[float | None, ...]
+    marks: tuple[str, ...] = ()
 
 
 def nice_max(value: float) -> float:
@@ -86,12 +88,14 @@ def bar_chart(
                 )
             else:
                 w = plot_w * min(max(v / top, 0.0), 1.0)
-                tip = f"{s.name} — {cat}: {_num(v)}{unit}"
+                mark = s.marks[i] if i < len(s.marks) else ""
+                tip = f"{s.name} — {cat}: {_num(v)}{unit}{mark}"
+                pale = ' fill-opacity="0.45"' if mark else ""
                 out.append(
                     f'<rect x="{LABEL_W}" y="{y}" width="{w:.2f}" height="{BAR_H}" '
-                    f'fill="{escape(s.color)}"><title>{escape(tip)}</title></rect>'
+                    f'fill="{escape(s.color)}"{pale}><title>{escape(tip)}</title></rect>'
                     f'<text x="{LABEL_W + w + 4:.2f}" y="{y + BAR_H - 2}" class="val">'
-                    f"{_num(v)}</text>"
+                    f"{_num(v)}{escape(mark)}</text>"
                 )
             y += BAR_H + BAR_GAP
         y += GROUP_GAP - BAR_GAP

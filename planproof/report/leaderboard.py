@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -81,6 +81,18 @@ GROUPS[TM_BEHAVIOR_COUNTING] = GROUPS[TM_BEHAVIOR][:1]
 """The figures shown, in groups of at most three (each shown as paper | reference |
 planproof); the first group of each module is its headline."""
 
+LONG_TAIL: dict[str, int] = {"goal-interpretation": 1}
+"""Section → the index of its first group shown only with ``--all-figures`` (the long
+tail: goal interpretation's per-kind F1). Every other group is shown by default, so the
+error taxonomy and planner success are never hidden (issue 29)."""
+
+
+def shown_groups(section: str, every: bool = False) -> tuple[tuple[str, ...], ...]:
+    """The figure groups of ``section`` printed by default, or all of them (``every``)."""
+    groups = GROUPS.get(section, ())
+    return groups if every else groups[: LONG_TAIL.get(section, len(groups))]
+
+
 ERRORS: tuple[str, ...] = TRAJECTORY_METRICS[2:8]
 """The error taxonomy of Tables 10 and 12 (additional steps are not a failure)."""
 
@@ -114,6 +126,31 @@ class Row:
     user_run: bool = False
     reading: Mapping[str, float] = field(default_factory=dict)
     sampled: frozenset[str] = frozenset()
+    failed: str = ""
+    """Why planproof could not score the model's file (a corrupt or truncated published
+    file): its planproof and reference-reading cells read ``failed``, never blank."""
+
+
+FAILED = "failed"
+"""The text of a cell planproof could not score (its row's ``failed`` says why)."""
+SAMPLE_LEGEND = "* the reference code on a sample of the file's tasks, not the whole file"
+"""The legend of the ``*`` every sampled reference figure carries (terminal and page)."""
+
+
+def cell_text(row: Row, source: str, fig: str) -> str:
+    """A table cell's text, the same in the terminal and on the page: the figure to one
+    decimal, ``*`` after a sampled reference figure, ``failed`` for planproof's columns
+    of a file it could not score, ``—`` where there is no figure."""
+    value = getattr(row, source).get(fig)
+    if value is None:
+        return FAILED if row.failed and source in ("planproof", "reading") else "—"
+    star = "*" if source == "reference" and fig in row.sampled else ""
+    return f"{value:.1f}{star}"
+
+
+def sampled_text(t: Tau | None) -> str:
+    """How many of a tau's reference figures are a sample's: ``13 of 15`` (``0 of 15``)."""
+    return "—" if t is None else f"{t.samples} of {t.models}"
 
 
 @dataclass(frozen=True)
@@ -127,6 +164,8 @@ class Tau:
     models: int
     sampled: bool = False
     """Whether some of the column's figures are a sample's (the reference's stored ones)."""
+    samples: int = 0
+    """How many of the ``models`` figures are a sample's (the reference column only)."""
 
 
 @dataclass(frozen=True)
@@ -229,8 +268,8 @@ def taus(module: str, rows: Sequence[Row]) -> list[Tau]:
                 ]
                 pairs = [(r.paper[fig], getattr(r, versus)[fig]) for r in used]
                 tau = kendall_tau([p for p, _ in pairs], [q for _, q in pairs])
-                mixed = versus == "reference" and any(fig in r.sampled for r in used)
-                out.append(Tau(module, fig, versus, tau, len(pairs), mixed))
+                k = sum(fig in r.sampled for r in used) if versus == "reference" else 0
+                out.append(Tau(module, fig, versus, tau, len(pairs), k > 0, k))
     return out
 
 
@@ -251,24 +290,34 @@ def _same(ref: float | None, value: float | None, sampled: bool) -> str:
 
 def _table(rows: Sequence[Row], group: Sequence[str]) -> Markup:
     reading = any(r.reading for r in rows)
-    cols = ("paper", "ref.", *(("ref. reading",) if reading else ()), "planproof")
-    head = "".join(f'<th colspan="{len(cols)}">{escape(_header(f))}</th>' for f in group)
-    sub = "".join("".join(f"<th>{c}</th>" for c in cols) for _ in group)
+    sources = ("paper", "reference", *(("reading",) if reading else ()), "planproof")
+    names = {"paper": "paper", "reference": "ref.", "reading": "ref. reading"}
+    head = "".join(f'<th colspan="{len(sources)}">{escape(_header(f))}</th>' for f in group)
+    sub = "".join("".join(f"<th>{names.get(c, c)}</th>" for c in sources) for _ in group)
     body: list[str] = []
     for r in rows:
         cells: list[str] = []
         for f in group:
-            p, ref, pp = r.paper.get(f), r.reference.get(f), r.planproof.get(f)
+            ref = r.reference.get(f)
             star = f in r.sampled and ref is not None
-            cells.append(f"<td>{_fmt(p)}</td><td>{_fmt(ref)}{'*' if star else ''}</td>")
-            if reading:
-                rd = r.reading.get(f)
-                cells.append(f"<td{_same(ref, rd, star)}>{_fmt(rd)}</td>")
-            cells.append(f"<td{_same(ref, pp, star)}>{_fmt(pp)}</td>")
+            for source in sources:
+                text = cell_text(r, source, f)
+                if source == "reference" and star:
+                    attr = ' class="sample" title="the reference code on a sample of the file"'
+                elif text == FAILED:
+                    attr = f' class="failed" title="{escape(r.failed)}"'
+                elif source in ("reading", "planproof"):
+                    attr = _same(ref, getattr(r, source).get(f), star)
+                else:
+                    attr = ""
+                cells.append(f"<td{attr}>{escape(text)}</td>")
         who = escape(r.label) + (Markup(" <em>(your run)</em>") if r.user_run else "")
         body.append(f"<tr><th>{who}</th>{''.join(cells)}</tr>")
+    legend = ""
+    if any(f in r.sampled for r in rows for f in group):
+        legend = f"<caption>{escape(SAMPLE_LEGEND)}</caption>"
     return Markup(  # every value above is a number or escaped
-        f'<table class="lb"><thead><tr><th rowspan="2">model</th>{head}</tr>'
+        f'<table class="lb">{legend}<thead><tr><th rowspan="2">model</th>{head}</tr>'
         f"<tr>{sub}</tr></thead><tbody>{''.join(body)}</tbody></table>"
     )
 
@@ -278,7 +327,12 @@ def _chart(module: str, rows: Sequence[Row], fig: str) -> Markup:
     labels = [r.label for r in ranked]
     series = [
         Series("paper", "#9aa5b1", tuple(r.paper.get(fig) for r in ranked)),
-        Series("reference code", "#e3a008", tuple(r.reference.get(fig) for r in ranked)),
+        Series(
+            "reference code",
+            "#e3a008",
+            tuple(r.reference.get(fig) for r in ranked),
+            tuple("*" if fig in r.sampled else "" for r in ranked),
+        ),
         *(
             [
                 Series(
@@ -296,20 +350,26 @@ def _chart(module: str, rows: Sequence[Row], fig: str) -> Markup:
     legend = "".join(
         f'<span style="color:{escape(s.color)}">&#9632;</span> {escape(s.name)} ' for s in series
     )
+    if any(fig in r.sampled for r in rows):
+        legend += f"(pale bars, {escape(SAMPLE_LEGEND)})"
     return Markup(f"<p><b>{escape(_header(fig))}</b>, ranked by planproof: {legend}</p>") + chart
 
 
-def _taxonomy(module: str, rows: Sequence[Row]) -> Markup:
+def _taxonomy(module: str, rows: Sequence[Row], reading: bool = False) -> Markup:
+    """The error taxonomy per model, in planproof's reading or (``reading``) the reference
+    reading's."""
+    source, name = ("reading", "reference reading") if reading else ("planproof", "planproof")
     series = [
         Series(
             r.label,
             "#c81e1e" if not r.user_run else "#0e9f6e",
-            tuple(r.planproof.get(e) for e in ERRORS),
+            tuple(getattr(r, source).get(e) for e in ERRORS),
         )
         for r in rows
+        if not reading or r.reading
     ]
     return bar_chart(
-        f"{TITLES[module]}: error taxonomy (planproof, % of tasks)",
+        f"{TITLES[module]}: error taxonomy ({name}, % of tasks)",
         [e.replace("_", " ") for e in ERRORS],
         series,
     )
@@ -320,7 +380,9 @@ body{font-family:system-ui,sans-serif;margin:1.5rem;max-width:1200px}
 table.lb{border-collapse:collapse;font-size:.85rem;margin:.5rem 0 1.2rem}
 table.lb th,table.lb td{border:1px solid #ddd;padding:.15rem .4rem;text-align:right}
 table.lb tbody th{text-align:left;white-space:nowrap}
-td.same{background:#def7ec}
+td.same{background:#def7ec}td.sample{font-style:italic}
+td.failed{background:#fde8e8;color:#9b1c1c}
+table.lb caption{caption-side:bottom;text-align:left;font-size:.8rem;color:#555}
 svg.chart text{font-size:10px}svg.chart .grid{stroke:#eee}svg.chart .cat{text-anchor:end}
 svg.chart .tick{text-anchor:middle;fill:#666}svg.chart .na{fill:#999}
 .taus td,.taus th{padding:.1rem .5rem}
@@ -349,9 +411,11 @@ def render_html(
         "(virtualhome-eval 0.1.1) on the same published file, planproof scoring that file "
         "by the reference's rules (\u201cref. reading\u201d, where the module has it) and "
         "planproof's own reading. Green: equal to the reference code's figure on the whole "
-        "file; a reference figure marked * is on a sample of the file's tasks and is never "
-        "shaded. Differences are explained in docs/reference-differences.md and "
-        "docs/published-answers.md; the corrections tables count them.</p>",
+        "file; a reference figure marked * (in italics, paler in the charts) is on a sample of "
+        "the file's tasks and is never shaded; \u201cfailed\u201d: planproof could not score "
+        "that published file (the notes say why). Differences are explained in "
+        "docs/reference-differences.md and docs/published-answers.md; the corrections "
+        "tables count them.</p>",
     ]
     if notes:
         parts.append(
@@ -377,13 +441,22 @@ def render_html(
             parts.append(str(corrections_html(corrections[module])))
         parts.append(str(_chart(module, rows, GROUPS[module][0][0])))
         if module in ("action-sequencing", "subgoal-decomposition"):
+            kinds = ", ".join(e.replace("_", " ") for e in ERRORS)
+            order = ", ".join(str(escape(r.label)) for r in rows)
+            parts.append(
+                f"<p><b>Error taxonomy</b> ({kinds}), per model; in each group the bars are, "
+                f"top to bottom: {order}</p>"
+            )
             parts.append(str(_taxonomy(module, rows)))
+            if any(r.reading for r in rows):
+                parts.append(str(_taxonomy(module, rows, reading=True)))
     if tau_rows:
         parts.append("<h2>Ranking agreement with the paper (Kendall's tau)</h2>")
         parts.append(
             "<table class='lb taus'><tr><th>module</th><th>figure</th>"
             "<th>planproof vs paper</th><th>reference reading vs paper</th>"
-            "<th>reference vs paper</th><th>models</th></tr>"
+            "<th>reference vs paper</th><th>reference figures on a sample</th>"
+            "<th>models</th></tr>"
         )
         by_key: dict[tuple[str, str], dict[str, Tau]] = {}
         for t in tau_rows:
@@ -394,9 +467,14 @@ def render_html(
             parts.append(
                 f"<tr><td>{escape(module)}</td><td>{escape(_header(fig))}</td>"
                 f"<td>{_tau(pp)}</td><td>{_tau(rd)}</td><td>{_tau(ref)}{'*' if mixed else ''}"
-                f"</td><td>{pp.models if pp else 0}</td></tr>"
+                f"</td><td>{sampled_text(ref)}</td><td>{pp.models if pp else 0}</td></tr>"
             )
         parts.append("</table>")
+        if any(t.samples for t in tau_rows):
+            parts.append(
+                "<p>* the reference column's tau mixes figures on a sample of the file's tasks "
+                "with whole-file figures (how many: the column beside it).</p>"
+            )
     parts.append("</body></html>")
     return neutralise("".join(parts))
 
@@ -414,11 +492,13 @@ def rows_for(
     *,
     reading: Mapping[str, Mapping[str, float]] | None = None,
     sampled: Callable[[str, str, str], bool] | None = None,
+    failed: Mapping[str, str] | None = None,
 ) -> list[Row]:
     """Rows for the published ``models`` ((file stem, paper name) pairs) of a section of
     :data:`GROUPS`: the paper's and the reference's figures looked up per figure,
     ``reading`` the reference reading's figures per model, ``sampled(module, model,
-    figure)`` whether the stored reference figure is a sample's."""
+    figure)`` whether the stored reference figure is a sample's, ``failed`` why planproof
+    could not score a model's file (file stem → message)."""
     module = BASE.get(section, section)
     figs = [f for group in GROUPS[section] for f in group]
     out: list[Row] = []
@@ -427,7 +507,9 @@ def rows_for(
         r = {f: v for f in figs if (v := reference(module, stem, f)) is not None}
         star = frozenset(f for f in r if sampled is not None and sampled(module, stem, f))
         rd = dict((reading or {}).get(stem, {}))
-        out.append(Row(stem, name, p, r, dict(planproof.get(stem, {})), reading=rd, sampled=star))
+        bad = "" if stem in planproof else (failed or {}).get(stem, "")
+        row = Row(stem, name, p, r, dict(planproof.get(stem, {})), reading=rd, sampled=star)
+        out.append(replace(row, failed=bad) if bad else row)
     return out
 
 
@@ -460,6 +542,7 @@ def as_plain(rows: Sequence[Row]) -> list[dict[str, Any]]:
             "reference_reading": dict(r.reading),
             "reference_sampled": sorted(r.sampled),
             "user_run": r.user_run,
+            **({"failed": r.failed} if r.failed else {}),
         }
         for r in rows
     ]

@@ -123,15 +123,41 @@ def _header(fig: str) -> str:
 
 def _starred(table: MetricTable, rows: Sequence[tuple[str, str, Mapping[str, Any]]]) -> MetricTable:
     """The table with a ``*`` after every reference figure that is a sample's (the row's
-    ``reference_sampled``), as the notes promise."""
+    ``reference_sampled``), as the notes promise, and ``failed`` in planproof's columns of
+    a published file planproof could not score (the row's ``failed``)."""
     from dataclasses import replace
+
+    from planproof.report.leaderboard import FAILED
 
     out = []
     for row, (_, _, r) in zip(table.rows, rows, strict=True):
         sampled = set(str_list(r.get("reference_sampled")))
+        failed = bool(as_str(r.get("failed")))
+        cells = []
+        for col, cell in zip(table.columns, row.cells, strict=True):
+            shown = cell
+            if col.path[0] == "reference" and col.path[-1] in sampled and cell.value is not None:
+                shown = replace(cell, text=cell.text + "*")
+            elif (
+                failed and col.path[0] in ("planproof", "reference_reading") and cell.value is None
+            ):
+                shown = replace(cell, text=FAILED)
+            cells.append(shown)
+        out.append(replace(row, cells=tuple(cells)))
+    return replace(table, rows=tuple(out))
+
+
+def _tau_starred(table: MetricTable, samples: Sequence[Mapping[str, str] | None]) -> MetricTable:
+    """The tau table with ``* (k of n sampled)`` after each reference tau computed over
+    ``k`` sampled reference figures (``samples``: per row, figure → ``k of n``, None for the
+    rows without samples)."""
+    from dataclasses import replace
+
+    out = []
+    for row, counts in zip(table.rows, samples, strict=True):
         cells = tuple(
-            replace(cell, text=cell.text + "*")
-            if col.path[0] == "reference" and col.path[-1] in sampled and cell.value is not None
+            replace(cell, text=f"{cell.text}* ({counts[col.path[0]]} sampled)")
+            if counts and col.path[0] in counts and cell.value is not None
             else cell
             for col, cell in zip(table.columns, row.cells, strict=True)
         )
@@ -171,21 +197,27 @@ def tables(
         ]
         out.append(_starred(metric_table(REPRODUCE, caption, rows, cols), rows))
     tau_rows = []
+    tau_samples: list[dict[str, str] | None] = []
     for k, (label, summary) in enumerate(runs):
         by: dict[str, dict[str, float]] = {}
+        counts: dict[str, dict[str, str]] = {}
         for t in map(as_dict, as_list(summary.get("kendall_tau"))):
             tau = opt_float(t.get("tau"))
             if tau is not None:
-                by.setdefault(as_str(t.get("versus")), {})[as_str(t.get("figure"))] = tau
+                versus, fig = as_str(t.get("versus")), as_str(t.get("figure"))
+                by.setdefault(versus, {})[fig] = tau
+                n, models = opt_float(t.get("samples")), opt_float(t.get("models"))
+                if n and models:
+                    counts.setdefault(versus, {})[fig] = f"{int(n)} of {int(models)}"
         for versus, values in sorted(by.items()):
             name = f"{versus} vs paper" + (f" ({label})" if len(runs) > 1 else "")
             tau_rows.append((name, colors[k % len(colors)], values))
+            tau_samples.append(counts.get(versus))
     if tau_rows:
         cols = [Column("Kendall's tau", _header(fig), (fig,), None, digits=2) for fig in figures]
         for i in range(0, len(cols), 3 * FIGURES_PER_TABLE):
-            out.append(
-                metric_table(
-                    REPRODUCE, "Kendall's tau", tau_rows, cols[i : i + 3 * FIGURES_PER_TABLE]
-                )
+            table = metric_table(
+                REPRODUCE, "Kendall's tau", tau_rows, cols[i : i + 3 * FIGURES_PER_TABLE]
             )
+            out.append(_tau_starred(table, tau_samples))
     return tuple(out)

@@ -123,6 +123,12 @@ def _score_file(
 
     tasks = load_tasks(cell.dataset)
     responses = read_responses(cell.path)
+    bad = [e for e in responses.entries if e.identifier is None]
+    unreadable = _unreadable(
+        cell.path,
+        len(responses.entries) + len(responses.duplicates),
+        [e.error.message if e.error else "no identifier" for e in bad],
+    )
     known = {t.identifier for t in tasks}
     by_id, renamed = canonical_identifiers(responses.by_identifier(), known)
     results: list[tuple[int, Any]] = []
@@ -143,8 +149,37 @@ def _score_file(
         "tasks_without_response": len(tasks) - answered,
         "unknown_identifiers": sorted(i for i in by_id if i not in known),
         "file_notes": list(responses.notes) + renamed,
+        **unreadable,
     }
     return facts, results
+
+
+MAX_SHOWN_PROBLEMS = 3
+"""Unreadable rows of a published file named in its note (the count is always given)."""
+
+
+def _unreadable(path: str, total: int, problems: Sequence[str]) -> dict[str, Any]:
+    """``{"unreadable_rows": {...}}`` for a published file some of whose rows are not
+    answers (not an object, no identifier): the count and the first problems, so that
+    ``reproduce`` names the file; ``{}`` when every row reads. A file none of whose rows
+    is an answer (a wrong top-level type, a list of strings, no row at all) is not a
+    published answers file: :class:`PublishedFileError`, naming it."""
+    if total == 0 or len(problems) == total:
+        first = f" ({problems[0]})" if problems else ""
+        raise PublishedFileError(
+            f"{path}: no answer in it: {total} row(s), none an object with an identifier"
+            f"{first}; a published file is a JSON list of "
+            '{"identifier": ..., "llm_output": ...}'
+        )
+    if not problems:
+        return {}
+    return {
+        "unreadable_rows": {
+            "count": len(problems),
+            "of": total,
+            "first": list(problems[:MAX_SHOWN_PROBLEMS]),
+        }
+    }
 
 
 _Scoring = tuple[
@@ -222,6 +257,14 @@ def _transition_modeling(cell: Cell) -> tuple[dict[str, Any], list[dict[str, Any
         raise PublishedFileError(f"{cell.path}: not a readable JSON file: {exc}") from None
     if not isinstance(rows, list):
         raise PublishedFileError(f"{cell.path}: not a JSON list of answers")
+    problems = [
+        f"entry {i + 1}: "
+        + ("no identifier" if isinstance(r, dict) else f"not an object: {type(r).__name__}")
+        for i, r in enumerate(rows)
+        if not isinstance(r, dict) or r.get("identifier") is None
+    ]
+    unreadable = _unreadable(cell.path, len(rows), problems)
+    rows = [r for r in rows if isinstance(r, dict) and r.get("identifier") is not None]
     behavior = cell.dataset == "behavior"
     report = evaluate_responses(
         data,
@@ -241,6 +284,7 @@ def _transition_modeling(cell: Cell) -> tuple[dict[str, Any], list[dict[str, Any
         for t in report.tasks
     ]
     summary = report.summary()
+    summary.update(unreadable)
     # the reference's counting, for the paper's Tables 13 (VirtualHome) and 14 (BEHAVIOR)
     from planproof.pddl.reference_logic_form import reference_logic_form_figures
 

@@ -66,6 +66,8 @@ def test_reproduce_page_stars_samples_and_never_shades_them() -> None:
         Row("b", "B", {"task_success": 50.0}, {"task_success": 40.0}, {"task_success": 40.0}),
     ]
     html = render_html({"action-sequencing": rows})
-    cells = re.findall(r"<td[^>]*>[^<]*</td>", html)
-    assert "<td>40.0*</td>" in cells
+    cells = re.findall(r"<td([^>]*)>([^<]*)</td>", html)
+    assert [attrs for attrs, text in cells if text == "40.0*"] == [
+        ' class="sample" title="the reference code on a sample of the file"'
+    ]
     assert html.count('class="same"') == 1  # B's equal whole-file cell only

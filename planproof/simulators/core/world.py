@@ -300,7 +300,7 @@ _PER_DOMAIN_LIMIT = 256
 many domains, such as scoring predicted operators, must not make the tables grow)."""
 
 
-def _per_domain(table: dict[int, tuple[Domain, _V]], domain: Domain, make: Callable[[], _V]) -> _V:
+def per_domain(table: dict[int, tuple[Domain, _V]], domain: Domain, make: Callable[[], _V]) -> _V:
     """``make()``, remembered for this domain object."""
     hit = table.get(id(domain))
     if hit is None or hit[0] is not domain:
@@ -323,12 +323,12 @@ def _domain_ops(domain: Domain) -> dict[str, _CompiledOp]:
             for name, op in domain.operators.items()
         }
 
-    return _per_domain(_OPS, domain, make)
+    return per_domain(_OPS, domain, make)
 
 
 def _compiled_domain(domain: Domain) -> dict[str, tuple[Cond, _EffectFn]]:
     """Compiled operators, once per domain object (tasks of one dataset share it)."""
-    return _per_domain(
+    return per_domain(
         _COMPILED,
         domain,
         lambda: {
@@ -412,7 +412,7 @@ _Params = tuple[tuple[str, str, bool], ...]
 def _operator_spec(domain: Domain, action_name: str) -> tuple[Operator, _Params] | None:
     """The operator an action name means (``domain.lookup``) and its parameters as
     (name, type, implicit), remembered per domain and spelling: binding is on every step."""
-    specs: dict[str, tuple[Operator, _Params]] = _per_domain(_SPECS, domain, dict)
+    specs: dict[str, tuple[Operator, _Params]] = per_domain(_SPECS, domain, dict)
     spec = specs.get(action_name)
     if spec is None:
         op = domain.lookup(action_name)
@@ -445,7 +445,7 @@ def _type_closure(domain: Domain) -> Callable[[Iterable[str]], frozenset[str]]:
             out = seen[types] = frozenset(full)
         return out
 
-    return _per_domain(_CLOSURES, domain, lambda: expand)
+    return per_domain(_CLOSURES, domain, lambda: expand)
 
 
 def _pred_of(literal: str) -> str:
