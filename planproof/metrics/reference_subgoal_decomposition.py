@@ -135,12 +135,16 @@ def sample_plan(text: str | None, rng: random.Random) -> SampledPlan:
     return SampledPlan(tuple(kept), dropped, sampled)
 
 
-def file_draws(rows: Iterable[Any], batch: int | None = SD_BATCH) -> dict[str, SampledPlan]:
+def file_draws(
+    rows: Iterable[Any], batch: int | None = SD_BATCH, rng: random.Random | None = None
+) -> dict[str, SampledPlan]:
     """Every answer of a published file (its rows, in the file's order) as the reference
     samples it in one worker process re-seeded every ``batch`` answers (None: one process
-    for the whole file), keyed by identifier without ``scene_1_``."""
+    for the whole file), keyed by identifier without ``scene_1_``. ``rng``: the process's
+    generator as earlier files left it (one interpreter evaluates several files one after
+    the other: the draws go on from the last file's; a ``batch`` restarts it at once)."""
     out: dict[str, SampledPlan] = {}
-    rng = random.Random(REFERENCE_SEED)
+    rng = random.Random(REFERENCE_SEED) if rng is None else rng
     for i, row in enumerate(rows):
         if batch and i % batch == 0:
             rng = random.Random(REFERENCE_SEED)
