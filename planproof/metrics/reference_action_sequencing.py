@@ -346,11 +346,12 @@ def _simulate(
 ) -> ReferenceTask:
     from planproof.ltl.trace import Trace
     from planproof.metrics.action_sequencing import goal_counts
+    from planproof.metrics.reference_executor import replay_reference_executor
     from planproof.simulators.core import Action, Replay
     from planproof.simulators.virtualhome.convert import object_name
 
     actions = [Action(n.upper(), tuple(object_name(a, i) for a, i in args)) for n, args in steps]
-    final, done, additional, error = replay_as_reference(task, actions)
+    final, done, additional, error = replay_reference_executor(task, actions)
     history = [_line(steps[i][0], steps[i][1]) for i in done]
     counts, _, _ = goal_counts(task, Replay(Trace((final,)), (), None, (), len(actions)))
     met = {

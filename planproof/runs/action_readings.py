@@ -61,7 +61,7 @@ def _gold(identifier: str) -> Any:
 def _executor_rule(task: Any, own: Any, ref: Any) -> str | None:
     """The executor rule of the reading behind a differing verdict: the first one whose
     absence gives planproof's executability and error type back (None: no single one)."""
-    from planproof.metrics.reference_action_sequencing import EXECUTOR_RULES, replay_as_reference
+    from planproof.metrics.reference_executor import EXECUTOR_RULES, replay_reference_executor
     from planproof.simulators.core import Action
     from planproof.simulators.virtualhome.convert import object_name
     from planproof.simulators.virtualhome.reference_goals import reference_goals
@@ -75,7 +75,7 @@ def _executor_rule(task: Any, own: Any, ref: Any) -> str | None:
     except KeyError:
         return None
     for rule in EXECUTOR_RULES:
-        _, _, _, error = replay_as_reference(
+        _, _, _, error = replay_reference_executor(
             task, actions, [r for r in EXECUTOR_RULES if r != rule]
         )
         if error == own.error_type:

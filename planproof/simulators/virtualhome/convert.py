@@ -40,7 +40,7 @@ EDGE_PREDICATE = {
 }
 """Scene-graph relations ↦ planproof predicates (the names the ``tl_goal`` formulas use)."""
 
-_CLASS_PROPERTIES = {
+CLASS_PROPERTIES = {
     "water": ("grabbable", "pourable", "water"),
     "desk": ("can_open",),
     "window": ("can_open",),
@@ -222,7 +222,7 @@ def convert_task(
             types = ["object"]
         objects[nm] = [*types, n["class_name"]]
         props = {p.lower() for p in n["properties"]} & set(PROPERTIES)
-        props |= set(_CLASS_PROPERTIES.get(n["class_name"], ()))
+        props |= set(CLASS_PROPERTIES.get(n["class_name"], ()))
         if "knife" in n["class_name"]:
             props.add("knife")
         if "clothes" in props or n["class_name"] in SQUEEZABLE:
