@@ -364,18 +364,20 @@ def goal_unreadable(task: Any) -> bool:
     return bool(names - SUBGOAL_ACTIONS)
 
 
-_Path = tuple[Any, tuple[Any, ...], int, tuple[str, ...], bool, tuple[Any, ...]]
+_Path = tuple[Any, tuple[Any, ...], int, tuple[str, ...], bool]
+"""A partial path: its state, the actions it executed, the next literal, its errors so far,
+whether a translator rule accepted one of its literals."""
 
 
 def _run(
     task: Any, plan: SampledPlan, literals: Sequence[Any], split: bool
 ) -> ReferenceSubgoalTask:
     from planproof.metrics.action_sequencing import evaluate_actions
-    from planproof.metrics.reference_action_sequencing import replay_as_reference
+    from planproof.metrics.reference_executor import replay_reference_executor
     from planproof.metrics.subgoal_decomposition import _scorable
 
     scorable = _scorable(task)
-    queue: deque[_Path] = deque([(task.initial, (), 0, (), False, ())])
+    queue: deque[_Path] = deque([(task.initial, (), 0, (), False)])
     feasible: list[tuple[tuple[Any, ...], tuple[str, ...]]] = []
     failed: list[tuple[tuple[Any, ...], tuple[str, ...]]] = []
     completed = False
@@ -383,7 +385,7 @@ def _run(
     visited = 0
     while queue and visited < MAX_PATHS:
         visited += 1
-        state, done, i, errors, rule, seen = queue.popleft()
+        state, done, i, errors, rule = queue.popleft()
         if i == len(literals):
             completed = True
             translated = translated or rule
@@ -396,17 +398,17 @@ def _run(
         options = translate(literal, state)
         special = _translator_rule(literal, options)
         if not options:
-            queue.append((state, done, i + 1, errors, rule or special, seen))
+            queue.append((state, done, i + 1, errors, rule or special))
         for actions in options:
-            final, ran, additional, error = replay_as_reference(
-                task, actions, start=state, history=seen
-            )
-            executed = (*done, *(actions[k] for k in ran))
+            # the path's executed actions again, then the literal's: the executor's memory
+            # (grabs, earlier states for its temporal-order checker) is the whole path's
+            final, ran, additional, error = replay_reference_executor(task, (*done, *actions))
+            executed = (*done, *(actions[k - len(done)] for k in ran if k >= len(done)))
             errs = (*errors, *["additional_step"] * additional)
             if error is not None:
                 failed.append((executed, (*errs, error)))
                 continue
-            queue.append((final, executed, i + 1, errs, rule or special, (*seen, state)))
+            queue.append((final, executed, i + 1, errs, rule or special))
     if feasible:
         seq, errs = min(feasible, key=lambda p: len(p[1]))
         category = "Correct"
