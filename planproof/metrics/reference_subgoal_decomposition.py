@@ -37,6 +37,7 @@ task's goals are planproof's; what stays the simulator's is documented.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import re
@@ -154,6 +155,49 @@ def file_draws(
         text = row.get("llm_output")
         out[ident] = sample_plan(text if isinstance(text, str) else None, rng)
     return out
+
+
+_SYNTAX = r"""
+?start: seq
+seq: alt ("then" alt)*
+alt: conj ("or" conj)*
+conj: unit ("and" unit)*
+unit: "not" unit
+    | NAME "(" [arg ("," arg)*] ")"
+    | "(" seq ")"
+    | ("forall" | "exists") NAME "." "(" seq ")"
+    | "forn" NUM "." NAME "." "(" seq ")"
+arg: NAME | NAME_ID
+NAME: /[a-zA-Z_\-]\w*/
+NAME_ID: /[a-zA-Z_\-]\w*\.[0-9]+/
+NUM: /\d+/
+%import common.WS
+%ignore WS
+"""
+"""The language of the reference's subgoal formulas (``simple_tl_parser``'s grammar, the
+lines joined with ``then``): an object is a name or ``name.id``, nothing else
+(``character.65.hands`` is not); keywords in lower case."""
+
+
+@functools.lru_cache(maxsize=1)
+def _syntax() -> Any:
+    from lark import Lark
+
+    return Lark(_SYNTAX, parser="lalr")
+
+
+def in_reference_syntax(lines: Sequence[str]) -> bool:
+    """Does the reference's parser read the kept lines? It parses the whole formula before
+    it looks up any name, so a syntax error anywhere is ``NotParseable`` even where another
+    line has a name outside its vocabulary (258_2, Claude-3 Haiku: ``RINSE(character.65.hands)``
+    and ``CLOSE(faucet.232)``)."""
+    from lark.exceptions import LarkError
+
+    try:
+        _syntax().parse(" then ".join(lines))
+    except LarkError:
+        return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -313,7 +357,7 @@ def score_answer(task: Any, plan: SampledPlan) -> ReferenceSubgoalTask:
     from planproof.simulators.core import ErrorKind
 
     ident = task.identifier
-    if plan.lines is None or not plan.lines:
+    if plan.lines is None or not plan.lines or not in_reference_syntax(plan.lines):
         return ReferenceSubgoalTask(ident, "NotParseable", plan=plan)
     primitives = [m.groups() for line in plan.lines for m in PRIMITIVE.finditer(line)]
     unknown = next((n.upper() for n, _ in primitives if n.upper() not in ARITY), "")

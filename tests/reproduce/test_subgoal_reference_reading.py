@@ -43,8 +43,8 @@ KEYS = (
     "additional_step",
 )
 DOCUMENTED = {
+    ("cohere-command-r", "parsing"),
     ("cohere-command-r", "hallucination"),
-    ("cohere-command-r", "argument_count"),
     ("cohere-command-r-plus", "task_success"),
     ("cohere-command-r-plus", "execution_success"),
     ("cohere-command-r-plus", "missing_step"),
@@ -232,6 +232,26 @@ def test_reading_gives_the_reference_code_verdict_on_every_stored_task(
     assert not differ, sorted(differ)
 
 
+BATCH_VERDICTS = VERDICTS.with_name("reference_batch_verdicts.json")
+
+
+@pytest.mark.data
+def test_reading_gives_the_reference_code_verdict_on_every_batch_task(
+    sd_files: list[PublishedFile], tasks: dict[str, Any]
+) -> None:
+    """The reference code's per-task verdicts on the first batches of GPT-4o's whole file,
+    each batch of 13 from a fresh seed as the whole-file runs go (the file with the most
+    disjunctions): the reading gives every one (0 differences)."""
+    doc = json.loads(BATCH_VERDICTS.read_text(encoding="utf-8"))
+    batch = doc["provenance"]["batch_size"]
+    for model, verdicts in doc["models"].items():
+        f = next(x for x in sd_files if x.model == model)
+        want = {k: (v["category"], v["executable"], v["success"]) for k, v in verdicts.items()}
+        got = compare_cell(model, want, _rows(f), tasks, batch)
+        assert got.compared == len(verdicts) > 0
+        assert got.differences == (), got.differences
+
+
 def test_one_process_goes_on_with_the_last_files_generator() -> None:
     """Two files in one interpreter: the second file's first draw is the one after the first
     file's last (not a fresh seed), and a batch size restarts the generator anyway."""
@@ -329,3 +349,19 @@ def test_stored_verdicts_read_back_as_the_reference_reads_them() -> None:
     for bad in ("('Correct'", "[1, 2]", "None", "__import__('os')"):
         with pytest.raises(StoredVerdictError):
             stored_verdict({"success": False, "info": bad})
+
+
+def test_syntax_is_checked_before_any_name(tasks: dict[str, Any]) -> None:
+    """The reference parses the whole formula before it looks a name up: an object written
+    ``character.65.hands`` or an unbalanced parenthesis makes the plan ``NotParseable`` even
+    with an unknown primitive (``CLOSE``) on another line; a well-formed one reaches the
+    vocabulary check (a hallucination)."""
+    task = needed_resource(lambda: tasks["258_2"], KeyError, "task 258_2")
+    bad = R.SampledPlan(("RINSE(character.65.hands)", "CLOSE(faucet.232)"))
+    assert R.score_answer(task, bad).category == "NotParseable"
+    good = R.SampledPlan(("RINSE(hands_both.1001)", "CLOSE(faucet.232)"))
+    assert R.score_answer(task, good).category == "Hallucination"
+    assert R.in_reference_syntax(["(A(x.1)", "B(y.2))"])  # balanced once joined with then
+    assert not R.in_reference_syntax(["WASH(h.1)) and FACING(c.65, b.1)"])
+    assert not R.in_reference_syntax(["SITTING"])
+    assert R.in_reference_syntax(["not ON(tv.1) and SLEEP()"])
