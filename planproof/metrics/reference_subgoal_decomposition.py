@@ -13,7 +13,8 @@ reading"; each step a class of ``docs/reference-differences.md``):
    disjunct drawn by ``random.choice`` (``disjunct-sampled``) from the module-level
    ``random`` that its ``utils`` seeds 123 on import: the draw depends on every line the
    same process read before (:func:`file_draws`);
-3. **grammar** — names outside its vocabulary (``CLOSE``, ``SWITCHON``, ``PUTBACK`` ... as
+3. **grammar** — the whole formula in its grammar first (:func:`in_reference_syntax`: a
+   syntax error anywhere is ``NotParseable``); then names outside its vocabulary (``CLOSE``, ``SWITCHON``, ``PUTBACK`` ... as
    subgoals: ``unknown-primitive``) are a hallucination, as are unknown objects and wrong
    argument counts (planproof's resolver reads the names);
 4. **runtime** — every ``and`` and ``then`` flattened into one sequence of literals
@@ -30,9 +31,10 @@ reading"; each step a class of ``docs/reference-differences.md``):
    path meets the task's goals; the reported path is the one with fewest errors (longest
    on a tie, those that ran to the end first).
 
-The simulator is planproof's, replayed with the reference executor's check order
-(:func:`~planproof.metrics.reference_action_sequencing.replay_as_reference`), and the
-task's goals are planproof's; what stays the simulator's is documented.
+The simulator is planproof's, replayed by the reference executor's tests
+(:func:`~planproof.metrics.reference_executor.replay_reference_executor`, each path's whole
+action sequence from the initial state), and the task's goals are planproof's; what stays
+the simulator's is documented.
 """
 
 from __future__ import annotations
