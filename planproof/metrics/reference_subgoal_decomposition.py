@@ -416,11 +416,42 @@ _Path = tuple[Any, tuple[Any, ...], int, tuple[str, ...], bool]
 whether a translator rule accepted one of its literals."""
 
 
+@dataclass(frozen=True)
+class _At:
+    """A task seen from a path's state: the executor replays from ``initial``."""
+
+    world: Any
+    initial: Any
+
+
+def _replay(
+    task: Any, state: Any, done: Sequence[Any], actions: Sequence[Any]
+) -> tuple[Any, list[int], int, str | None]:
+    """The reference executor on a literal's ``actions`` after a path that executed ``done``
+    and reached ``state``: (final state, indices of ``actions`` executed, additional steps,
+    error). The executor remembers the whole run (grabbed objects; every earlier state, for
+    its temporal-order checker on a failure), so the exact answer is the whole path replayed
+    from the task's initial state; replayed from ``state`` alone it is the same whenever no
+    action fails and none grabs or puts back an object the path grabbed, which is most
+    literals, and that is tried first (the whole replay costs the path's length again)."""
+    from planproof.metrics.reference_executor import replay_reference_executor
+
+    grabbed = {a.args[0] for a in done if a.name == "GRAB" and a.args}
+    remembered = any(
+        a.name in ("GRAB", "PUTOBJBACK") and a.args and a.args[0] in grabbed for a in actions
+    )
+    if not remembered:
+        final, ran, additional, error = replay_reference_executor(_At(task.world, state), actions)
+        if error is None:
+            return final, ran, additional, None
+    final, ran, additional, error = replay_reference_executor(task, (*done, *actions))
+    return final, [k - len(done) for k in ran if k >= len(done)], additional, error
+
+
 def _run(
     task: Any, plan: SampledPlan, literals: Sequence[Any], split: bool
 ) -> ReferenceSubgoalTask:
     from planproof.metrics.action_sequencing import evaluate_actions
-    from planproof.metrics.reference_executor import replay_reference_executor
     from planproof.metrics.subgoal_decomposition import _scorable
 
     scorable = _scorable(task)
@@ -447,10 +478,8 @@ def _run(
         if not options:
             queue.append((state, done, i + 1, errors, rule or special))
         for actions in options:
-            # the path's executed actions again, then the literal's: the executor's memory
-            # (grabs, earlier states for its temporal-order checker) is the whole path's
-            final, ran, additional, error = replay_reference_executor(task, (*done, *actions))
-            executed = (*done, *(actions[k - len(done)] for k in ran if k >= len(done)))
+            final, ran, additional, error = _replay(task, state, done, actions)
+            executed = (*done, *(actions[k] for k in ran))
             errs = (*errors, *["additional_step"] * additional)
             if error is not None:
                 failed.append((executed, (*errs, error)))

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from planproof.data import DataUnavailableError
@@ -365,3 +365,34 @@ def test_syntax_is_checked_before_any_name(tasks: dict[str, Any]) -> None:
     assert not R.in_reference_syntax(["WASH(h.1)) and FACING(c.65, b.1)"])
     assert not R.in_reference_syntax(["SITTING"])
     assert R.in_reference_syntax(["not ON(tv.1) and SLEEP()"])
+
+
+_VERBS = st.sampled_from(["WALK", "FIND", "GRAB", "PUTBACK", "OPEN", "SWITCHON", "TURNTO"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_a_literal_replayed_from_its_state_is_the_whole_path_replayed(
+    tasks: dict[str, Any], data: st.DataObject
+) -> None:
+    """``_replay`` (a literal's actions from the path's state when that is safe) gives what
+    the executor gives on the whole path from the initial state: executed steps, additional
+    steps, error and final state."""
+    from planproof.metrics.reference_executor import replay_reference_executor
+    from planproof.simulators.core import Action
+
+    task = needed_resource(lambda: tasks["27_2"], KeyError, "task 27_2")
+    names = sorted(str(o) for o in task.world.objects if not str(o).startswith("character"))
+    objs = st.sampled_from(names[:12])
+
+    def step(verb: str) -> st.SearchStrategy[Any]:
+        n = 2 if verb == "PUTBACK" else 1
+        return st.tuples(*[objs] * n).map(lambda xs: Action(verb, tuple(xs)))
+
+    seq = st.lists(_VERBS.flatmap(step), max_size=6)
+    prefix, actions = data.draw(seq), data.draw(seq)
+    state, ran, _, _ = replay_reference_executor(task, prefix)
+    done = tuple(prefix[k] for k in ran)
+    got = R._replay(task, state, done, actions)
+    final, ran_all, additional, err = replay_reference_executor(task, (*done, *actions))
+    assert got == (final, [k - len(done) for k in ran_all if k >= len(done)], additional, err)
