@@ -21,17 +21,21 @@ reading"; each step a class of ``docs/reference-differences.md``):
 4. **argument count** — one ``""`` removed, then the count compared;
 5. **gold-script shortcut** — a plan equal to the gold script is counted executable, not
    simulated, never successful and meets no goal (``gold-script-shortcut``: 511_1, 616_1);
-6. **simulation** — until the first failing step; an additional step is counted (every
-   one, also in plans that later fail) and left out of the executed actions, so a goal
-   action that was an additional step is unmet (``additional-goal-action``);
+6. **simulation** — by the reference executor's tests, in its order, with its error codes
+   and its temporal-order checker, on planproof's states
+   (:mod:`planproof.metrics.reference_executor`: the ``simulator:*`` classes), until the
+   first failing step; an additional step is counted (every one, also in plans that later
+   fail) and left out of the executed actions, so a goal action that was an additional
+   step is unmet (``additional-goal-action``);
 7. **goals** — in the state reached, whether the plan executed or not
    (``success-without-execution``); action goals matched as ordered substrings of the
    executed script in the order of ``list(set(...))`` under the reading's hash seed,
    stopping at the first miss (``ordered-action-goals``).
 
-The simulator is planproof's, so the executor's own differences (the ``simulator:*``
-classes: check order, ``FIND`` of a body part, ...) are the only rules this reading does
-not follow; they are listed, per task, where the reference's stored verdicts are known.
+The states are planproof's VirtualHome states and the effects its operators'; the executor's
+tests and its walk and grab rules are the reference's, so the reading's verdict equals the
+reference code's on every task of the stored whole-file runs
+(``tests/reproduce/test_reference_executor.py``).
 """
 
 from __future__ import annotations

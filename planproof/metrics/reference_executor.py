@@ -10,9 +10,9 @@ planproof's operators test one precondition formula and classify its failure aft
 (static part false: affordance; effects already hold: additional step; ...), so the two
 name different errors where several conditions fail at once (``TYPE`` of a lamp from
 afar: not close first, a missing step there, an affordance error in planproof). This module
-is the table of those tests, per action, over planproof's atoms; the effects of an action
-that passes them stay planproof's operator's, with the executor's own differences named
-in :func:`walk_closeness` and :class:`GrabMemory`.
+is the table of those tests, per action, over planproof's atoms (:data:`CHECKS`); the
+effects of an action that passes them stay planproof's operator's, with the walk and grab
+rules of :data:`EXECUTOR_RULES` (:func:`replay_reference_executor`).
 
 The temporal-order checker (``checker.py``) is re-implemented in :func:`held_before`: a
 missing step becomes a wrong order when the named preconditions held in a state of the
@@ -192,24 +192,6 @@ def _standup(s: Scene, args: Sequence[str]) -> Failure | None:
     return None if s.posture() else _SATISFIED
 
 
-def _open(closing: bool) -> Callable[[Scene, Sequence[str]], Failure | None]:
-    def check(s: Scene, args: Sequence[str]) -> Failure | None:
-        o = args[0]
-        if not s.has("can_open", o):
-            return _AFFORD
-        if not s.close(o):
-            return _missing("CLOSE", o)
-        if not closing and not s.free_hand():
-            return _NO_FREE_HAND
-        if not s.has("open" if closing else "closed", o):
-            return _SATISFIED
-        if not closing and s.has("on", o):
-            return _SATISFIED
-        return None
-
-    return check
-
-
 def _put(inside: bool) -> Callable[[Scene, Sequence[str]], Failure | None]:
     def check(s: Scene, args: Sequence[str]) -> Failure | None:
         o, d = args
@@ -224,34 +206,23 @@ def _put(inside: bool) -> Callable[[Scene, Sequence[str]], Failure | None]:
     return check
 
 
-def _switch(on: bool) -> Callable[[Scene, Sequence[str]], Failure | None]:
+def _toggle(
+    prop: str, before: str, blocked_by: str | None = None, *, hand: bool = False
+) -> Callable[[Scene, Sequence[str]], Failure | None]:
+    """``OPEN``/``CLOSE``, ``SWITCHON``/``SWITCHOFF``, ``PLUGIN``/``PLUGOUT``: the property
+    (affordance), close to it, a free hand (``OPEN``, the plugs), then already done when
+    the state ``before`` does not hold or ``blocked_by`` does (opening what is on,
+    switching on what is unplugged, unplugging what is on)."""
+
     def check(s: Scene, args: Sequence[str]) -> Failure | None:
         o = args[0]
-        if not s.has("has_switch", o):
+        if not s.has(prop, o):
             return _AFFORD
         if not s.close(o):
             return _missing("CLOSE", o)
-        if not s.has("off" if on else "on", o):
-            return _SATISFIED
-        if on and s.has("plugged_out", o):
-            return _SATISFIED
-        return None
-
-    return check
-
-
-def _plug(plug_in: bool) -> Callable[[Scene, Sequence[str]], Failure | None]:
-    def check(s: Scene, args: Sequence[str]) -> Failure | None:
-        o = args[0]
-        if not s.has("has_plug", o):
-            return _AFFORD
-        if not s.close(o):
-            return _missing("CLOSE", o)
-        if not s.free_hand():
+        if hand and not s.free_hand():
             return _NO_FREE_HAND
-        if not s.has("plugged_out" if plug_in else "plugged_in", o):
-            return _SATISFIED
-        if not plug_in and s.has("on", o):
+        if not s.has(before, o) or (blocked_by is not None and s.has(blocked_by, o)):
             return _SATISFIED
         return None
 
@@ -348,11 +319,7 @@ def _move(push: bool) -> Callable[[Scene, Sequence[str]], Failure | None]:
         name = class_name(o)
         if not (s.has("movable", o) or push or name in ("button", "chair", "curtain")):
             return _AFFORD
-        if not s.close(o):
-            return _missing("CLOSE", o)
-        if s.inside_closed(o):
-            return _missing("OPEN", None, subject=o)
-        return None if s.free_hand() else _NO_FREE_HAND
+        return _in_reach_with_a_hand(s, o)
 
     return check
 
@@ -416,12 +383,12 @@ CHECKS: Mapping[str, Callable[[Scene, Sequence[str]], Failure | None]] = {
     "SIT": _seat("sittable", "sitting"),
     "LIE": _seat("lieable", "lying"),
     "STANDUP": _standup,
-    "OPEN": _open(False),
-    "CLOSE": _open(True),
+    "OPEN": _toggle("can_open", "closed", "on", hand=True),
+    "CLOSE": _toggle("can_open", "open"),
     "PUTBACK": _put(False),
     "PUTIN": _put(True),
-    "SWITCHON": _switch(True),
-    "SWITCHOFF": _switch(False),
+    "SWITCHON": _toggle("has_switch", "off", "plugged_out"),
+    "SWITCHOFF": _toggle("has_switch", "on"),
     "DRINK": _prop_then_held("drinkable", "recipient"),
     "TURNTO": _always,
     "LOOKAT": _lookat,
@@ -445,8 +412,8 @@ CHECKS: Mapping[str, Callable[[Scene, Sequence[str]], Failure | None]] = {
     "WASH": _wash,
     "SCRUB": _wash,
     "SQUEEZE": _squeeze,
-    "PLUGIN": _plug(True),
-    "PLUGOUT": _plug(False),
+    "PLUGIN": _toggle("has_plug", "plugged_out", hand=True),
+    "PLUGOUT": _toggle("has_plug", "plugged_in", "on", hand=True),
     "CUT": _cut,
     "EAT": _eat,
     "SLEEP": _rest,
@@ -509,10 +476,9 @@ def grabbed_from(scene: Scene, o: str) -> tuple[str, str] | None:
         if pred == "obj_next_to" and scene.has("next_to", CHARACTER, o):
             found.insert(0, CHARACTER)
         if found:
-            ids = {_node_id(x): x for x in found}
-            order = list(dict.fromkeys([_node_id(x) for x in found]))
-            first = next(iter(set(order)))
-            return pred, ids[first]
+            # set(...) of the ids in insertion order, iterated as the executor iterates it
+            first = next(iter({_node_id(x) for x in found}))
+            return pred, next(x for x in found if _node_id(x) == first)
     return None
 
 
@@ -531,20 +497,28 @@ def replay_reference_executor(
     task: object,
     actions: Sequence[object],
     rules: Sequence[str] = EXECUTOR_RULES,
+    *,
+    start: frozenset[Atom] | None = None,
+    history: Sequence[frozenset[Atom]] = (),
+    memory: dict[str, tuple[str, str]] | None = None,
 ) -> tuple[frozenset[Atom], list[int], int, str | None]:
     """Replay ``actions`` as the reference's executor runs them, on planproof's states:
     (final state, indices of the executed steps, additional steps, error type or None).
     An action that passes the executor's tests takes planproof's operator's effects (as
     the executor's, whatever planproof's own precondition says), with the walk and grab
-    differences of :data:`EXECUTOR_RULES`."""
+    differences of :data:`EXECUTOR_RULES`. ``start``: the state to replay from (the
+    task's initial state by default), ``history`` the states before it (the temporal-order
+    checker reads them), ``memory`` the executor's record of grabbed objects (object →
+    (relation, node)), updated in place: a caller that replays a plan in pieces passes the
+    same one each time."""
     from planproof.simulators.core import StepError
 
     world = task.world  # type: ignore[attr-defined]
     static: frozenset[Atom] = world.static
     body_parts = tuple(a.args[0].name for a in static if a.pred == "body_part")
-    state: frozenset[Atom] = task.initial  # type: ignore[attr-defined]
-    states = [state]
-    memory: dict[str, tuple[str, str]] = {}
+    state: frozenset[Atom] = task.initial if start is None else start  # type: ignore[attr-defined]
+    states = [*history, state]
+    memory = {} if memory is None else memory
     done: list[int] = []
     additional = 0
     ordered = "check-order" in rules
@@ -594,6 +568,14 @@ def replay_reference_executor(
             if (name != "FIND" or walked) and not scene.has("room", o):
                 boxes = [x for x in scene.targets("inside", o) if not scene.has("room", x)]
                 nxt = nxt | {Atom("next_to", (c, Const(x))) for x in (*boxes, *body_parts)}
+                if scene.has("can_open", o) and not scene.own("can_open", o):
+                    # the walk reaches what is inside an openable target by the graph's
+                    # own CAN_OPEN, not OPEN's class-name exception (a desk)
+                    keep = {o, *body_parts, *scene.held(), *scene.targets("ontop", o)}
+                    inner = {
+                        a.args[0].name for a in state if a.pred == "inside" and a.args[1].name == o
+                    }
+                    nxt = nxt - {Atom("next_to", (c, Const(x))) for x in inner - keep}
         if name == "GRAB":
             came = grabbed_from(scene, args[0])
             if "grab-closeness" in rules:
@@ -626,8 +608,12 @@ def replay_reference_executor(
 
 def _grab(s: Scene, args: Sequence[str]) -> Failure | None:
     o = args[0]
-    if not s.has("grabbable", o):
-        return _AFFORD
+    return _in_reach_with_a_hand(s, o) if s.has("grabbable", o) else _AFFORD
+
+
+def _in_reach_with_a_hand(s: Scene, o: str) -> Failure | None:
+    """``GRAB`` and ``PUSH``/``PULL``/``MOVE`` after their property: close to ``o``, ``o``
+    not in a closed container, a free hand."""
     if not s.close(o):
         return _missing("CLOSE", o)
     if s.inside_closed(o):

@@ -166,3 +166,14 @@ def test_replay_accounts_for_every_step(data: Any) -> None:
         assert len(done) + additional == n
     else:
         assert len(done) + additional < n
+
+
+@pytest.mark.data
+def test_walk_to_a_desk_does_not_reach_inside_it() -> None:
+    """A desk opens only by ``OpenExecutor``'s class-name exception; the walk reaches what
+    is inside an openable target by the graph's own ``CAN_OPEN``, so walking to the desk
+    gives no CLOSE edge to the mouse inside it: touching the mouse from the bathroom later is
+    a missing step for the reference's checker (run on 670_2), not a wrong order."""
+    steps = ("WALK(desk.357)", "WALK(bathroom.1)", "TOUCH(mouse.413)")
+    assert _run("670_2", *steps) == ([0, 1], 0, "missing_step")
+    assert _run("670_2", *steps, rules=_without("walk-closeness"))[2] == "wrong_order"
