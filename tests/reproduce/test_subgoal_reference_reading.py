@@ -5,6 +5,7 @@ gap between the two readings (``docs/subgoal-decomposition.md``, "The reference 
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from pathlib import Path
@@ -309,6 +310,35 @@ WHOLE = whole_files().get("cells", {}).get(SD, {})
 batches per model; none at first)."""
 
 
+@functools.lru_cache(maxsize=1)
+def _scene_objects() -> dict[str, frozenset[str]]:
+    """Task → every object of its initial scene graph (``name.id``), as the reference's
+    object check sees the scene; planproof's world keeps only the ones the task touches."""
+    from planproof.data.eai_wheel import ensure_wheel, open_wheel
+    from planproof.simulators.virtualhome.convert import GRAPH_DIR, ID2TASK_MEMBER, object_name
+
+    out = {}
+    with open_wheel(ensure_wheel()) as w:
+        for tid in w.read_json(ID2TASK_MEMBER):
+            nodes = w.read_json(f"{GRAPH_DIR}file{tid}.json")["init_graph"]["nodes"]
+            out[str(tid)] = frozenset(object_name(n["class_name"], n["id"]) for n in nodes)
+    return out
+
+
+def _outside_world(task: Any, plan: R.SampledPlan) -> bool:
+    """The open class (docs/subgoal-decomposition.md, "Against the reference code"): the
+    answer's objects that planproof's world lacks are all in the task's scene graph."""
+    args = {
+        a.strip()
+        for line in plan.lines or ()
+        for _, xs in R.PRIMITIVE.findall(line)
+        for a in xs.split(",")
+        if a.strip()
+    }
+    missing = {a for a in args if a not in task.world.objects}
+    return bool(missing) and missing <= _scene_objects().get(task.identifier, frozenset())
+
+
 @pytest.mark.data
 @pytest.mark.parametrize("model", sorted(WHOLE))
 def test_reading_gives_every_whole_file_verdict(
@@ -316,18 +346,28 @@ def test_reading_gives_every_whole_file_verdict(
 ) -> None:
     """0 differences: every task the reference has scored in the stored whole-file batches
     gets the reference's category, executability and success from the reading, with the
-    draws of one process per batch; a whole cell's figures are the reference's to 0.1."""
+    draws of one process per batch, but the open class (an object of the scene that
+    planproof's world leaves out: a hallucination in the reading only); a whole cell's
+    figures are the reference's to 0.1, plus one task's share per open-class task."""
     cell = WHOLE[model]
     f = next(x for x in sd_files if x.model == model)
     rows = _rows(f)
     verdicts = stored_verdicts(whole_files(), model)
     got = compare_cell(model, verdicts, rows, tasks, cell["batch_size"])
     assert got.compared == sum(len(b["ids"]) for b in cell["batches"].values())
-    assert got.differences == ()
+    draws = R.file_draws(rows, batch=cell["batch_size"])
+    open_class = [
+        d
+        for d in got.differences
+        if d.reading[0] == "Hallucination"
+        and _outside_world(tasks[d.identifier], draws[d.identifier])
+    ]
+    assert [d for d in got.differences if d not in open_class] == []
     if cell.get("whole") and cell.get("figures"):
         mine = whole_file_figures(rows, tasks, cell["batch_size"])
+        slack = 0.1 + 100.0 * len(open_class) / len(rows)
         off = {k: (v, mine.get(k)) for k, v in cell["figures"].items() if k in KEYS}
-        assert all(m is not None and abs(m - v) <= 0.1 for v, m in off.values()), off
+        assert all(m is not None and abs(m - v) <= slack for v, m in off.values()), off
 
 
 def test_stored_verdicts_read_back_as_the_reference_reads_them() -> None:
