@@ -13,8 +13,10 @@ reading"; each step a class of ``docs/reference-differences.md``):
    disjunct drawn by ``random.choice`` (``disjunct-sampled``) from the module-level
    ``random`` that its ``utils`` seeds 123 on import: the draw depends on every line the
    same process read before (:func:`file_draws`);
-3. **grammar** — names outside its vocabulary (``CLOSE``, ``SWITCHON``, ``PUTBACK`` ... as
-   subgoals: ``unknown-primitive``) are a hallucination, as are unknown objects and wrong
+3. **grammar** — the whole formula in its grammar first (:func:`in_reference_syntax`: a
+   syntax error anywhere is ``NotParseable``); then names outside its vocabulary
+   (``CLOSE``, ``SWITCHON``, ``PUTBACK`` ... as subgoals: ``unknown-primitive``) are a
+   hallucination, as are unknown objects and wrong
    argument counts (planproof's resolver reads the names);
 4. **runtime** — every ``and`` and ``then`` flattened into one sequence of literals
    (``conjunction-as-sequence``); each literal translated to fixed action templates
@@ -30,13 +32,15 @@ reading"; each step a class of ``docs/reference-differences.md``):
    path meets the task's goals; the reported path is the one with fewest errors (longest
    on a tie, those that ran to the end first).
 
-The simulator is planproof's, replayed with the reference executor's check order
-(:func:`~planproof.metrics.reference_action_sequencing.replay_as_reference`), and the
-task's goals are planproof's; what stays the simulator's is documented.
+The simulator is planproof's, replayed by the reference executor's tests
+(:func:`~planproof.metrics.reference_executor.replay_reference_executor`, each path's whole
+action sequence from the initial state), and the task's goals are planproof's; what stays
+the simulator's is documented.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import re
@@ -135,12 +139,16 @@ def sample_plan(text: str | None, rng: random.Random) -> SampledPlan:
     return SampledPlan(tuple(kept), dropped, sampled)
 
 
-def file_draws(rows: Iterable[Any], batch: int | None = SD_BATCH) -> dict[str, SampledPlan]:
+def file_draws(
+    rows: Iterable[Any], batch: int | None = SD_BATCH, rng: random.Random | None = None
+) -> dict[str, SampledPlan]:
     """Every answer of a published file (its rows, in the file's order) as the reference
     samples it in one worker process re-seeded every ``batch`` answers (None: one process
-    for the whole file), keyed by identifier without ``scene_1_``."""
+    for the whole file), keyed by identifier without ``scene_1_``. ``rng``: the process's
+    generator as earlier files left it (one interpreter evaluates several files one after
+    the other: the draws go on from the last file's; a ``batch`` restarts it at once)."""
     out: dict[str, SampledPlan] = {}
-    rng = random.Random(REFERENCE_SEED)
+    rng = random.Random(REFERENCE_SEED) if rng is None else rng
     for i, row in enumerate(rows):
         if batch and i % batch == 0:
             rng = random.Random(REFERENCE_SEED)
@@ -150,6 +158,49 @@ def file_draws(rows: Iterable[Any], batch: int | None = SD_BATCH) -> dict[str, S
         text = row.get("llm_output")
         out[ident] = sample_plan(text if isinstance(text, str) else None, rng)
     return out
+
+
+_SYNTAX = r"""
+?start: seq
+seq: alt ("then" alt)*
+alt: conj ("or" conj)*
+conj: unit ("and" unit)*
+unit: "not" unit
+    | NAME "(" [arg ("," arg)*] ")"
+    | "(" seq ")"
+    | ("forall" | "exists") NAME "." "(" seq ")"
+    | "forn" NUM "." NAME "." "(" seq ")"
+arg: NAME | NAME_ID
+NAME: /[a-zA-Z_\-]\w*/
+NAME_ID: /[a-zA-Z_\-]\w*\.[0-9]+/
+NUM: /\d+/
+%import common.WS
+%ignore WS
+"""
+"""The language of the reference's subgoal formulas (``simple_tl_parser``'s grammar, the
+lines joined with ``then``): an object is a name or ``name.id``, nothing else
+(``character.65.hands`` is not); keywords in lower case."""
+
+
+@functools.lru_cache(maxsize=1)
+def _syntax() -> Any:
+    from lark import Lark
+
+    return Lark(_SYNTAX, parser="lalr")
+
+
+def in_reference_syntax(lines: Sequence[str]) -> bool:
+    """Does the reference's parser read the kept lines? It parses the whole formula before
+    it looks up any name, so a syntax error anywhere is ``NotParseable`` even where another
+    line has a name outside its vocabulary (258_2, Claude-3 Haiku: ``RINSE(character.65.hands)``
+    and ``CLOSE(faucet.232)``)."""
+    from lark.exceptions import LarkError
+
+    try:
+        _syntax().parse(" then ".join(lines))
+    except LarkError:
+        return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -309,7 +360,7 @@ def score_answer(task: Any, plan: SampledPlan) -> ReferenceSubgoalTask:
     from planproof.simulators.core import ErrorKind
 
     ident = task.identifier
-    if plan.lines is None or not plan.lines:
+    if plan.lines is None or not plan.lines or not in_reference_syntax(plan.lines):
         return ReferenceSubgoalTask(ident, "NotParseable", plan=plan)
     primitives = [m.groups() for line in plan.lines for m in PRIMITIVE.finditer(line)]
     unknown = next((n.upper() for n, _ in primitives if n.upper() not in ARITY), "")
@@ -360,18 +411,51 @@ def goal_unreadable(task: Any) -> bool:
     return bool(names - SUBGOAL_ACTIONS)
 
 
-_Path = tuple[Any, tuple[Any, ...], int, tuple[str, ...], bool, tuple[Any, ...]]
+_Path = tuple[Any, tuple[Any, ...], int, tuple[str, ...], bool]
+"""A partial path: its state, the actions it executed, the next literal, its errors so far,
+whether a translator rule accepted one of its literals."""
+
+
+@dataclass(frozen=True)
+class _At:
+    """A task seen from a path's state: the executor replays from ``initial``."""
+
+    world: Any
+    initial: Any
+
+
+def _replay(
+    task: Any, state: Any, done: Sequence[Any], actions: Sequence[Any]
+) -> tuple[Any, list[int], int, str | None]:
+    """The reference executor on a literal's ``actions`` after a path that executed ``done``
+    and reached ``state``: (final state, indices of ``actions`` executed, additional steps,
+    error). The executor remembers the whole run (grabbed objects; every earlier state, for
+    its temporal-order checker on a failure), so the exact answer is the whole path replayed
+    from the task's initial state; replayed from ``state`` alone it is the same whenever no
+    action fails and none grabs or puts back an object the path grabbed, which is most
+    literals, and that is tried first (the whole replay costs the path's length again)."""
+    from planproof.metrics.reference_executor import replay_reference_executor
+
+    grabbed = {a.args[0] for a in done if a.name == "GRAB" and a.args}
+    remembered = any(
+        a.name in ("GRAB", "PUTOBJBACK") and a.args and a.args[0] in grabbed for a in actions
+    )
+    if not remembered:
+        final, ran, additional, error = replay_reference_executor(_At(task.world, state), actions)
+        if error is None:
+            return final, ran, additional, None
+    final, ran, additional, error = replay_reference_executor(task, (*done, *actions))
+    return final, [k - len(done) for k in ran if k >= len(done)], additional, error
 
 
 def _run(
     task: Any, plan: SampledPlan, literals: Sequence[Any], split: bool
 ) -> ReferenceSubgoalTask:
     from planproof.metrics.action_sequencing import evaluate_actions
-    from planproof.metrics.reference_action_sequencing import replay_as_reference
     from planproof.metrics.subgoal_decomposition import _scorable
 
     scorable = _scorable(task)
-    queue: deque[_Path] = deque([(task.initial, (), 0, (), False, ())])
+    queue: deque[_Path] = deque([(task.initial, (), 0, (), False)])
     feasible: list[tuple[tuple[Any, ...], tuple[str, ...]]] = []
     failed: list[tuple[tuple[Any, ...], tuple[str, ...]]] = []
     completed = False
@@ -379,7 +463,7 @@ def _run(
     visited = 0
     while queue and visited < MAX_PATHS:
         visited += 1
-        state, done, i, errors, rule, seen = queue.popleft()
+        state, done, i, errors, rule = queue.popleft()
         if i == len(literals):
             completed = True
             translated = translated or rule
@@ -392,17 +476,15 @@ def _run(
         options = translate(literal, state)
         special = _translator_rule(literal, options)
         if not options:
-            queue.append((state, done, i + 1, errors, rule or special, seen))
+            queue.append((state, done, i + 1, errors, rule or special))
         for actions in options:
-            final, ran, additional, error = replay_as_reference(
-                task, actions, start=state, history=seen
-            )
+            final, ran, additional, error = _replay(task, state, done, actions)
             executed = (*done, *(actions[k] for k in ran))
             errs = (*errors, *["additional_step"] * additional)
             if error is not None:
                 failed.append((executed, (*errs, error)))
                 continue
-            queue.append((final, executed, i + 1, errs, rule or special, (*seen, state)))
+            queue.append((final, executed, i + 1, errs, rule or special))
     if feasible:
         seq, errs = min(feasible, key=lambda p: len(p[1]))
         category = "Correct"

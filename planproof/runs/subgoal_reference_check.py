@@ -1,0 +1,120 @@
+"""Subgoal decomposition's reference reading against the reference code's own per-task
+verdicts on whole files (``planproof/data/reference/whole_files.json``: the reference's
+``error_info.json`` entries, one process per batch of consecutive answers), task by task.
+
+The reading draws the file's disjuncts as those processes did (one generator per batch,
+from the seed: :func:`~planproof.metrics.reference_subgoal_decomposition.file_draws` with
+the cell's batch size) and scores every stored task; a verdict is the reference report's
+category, executability and success (:func:`stored_verdict`).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+Verdict = tuple[str, bool, bool]
+"""(category, executable, successful): ``Correct``, ``GoalUnreachable``, ``Runtime``,
+``Hallucination`` or ``NotParseable``."""
+
+
+class StoredVerdictError(ValueError):
+    """A stored ``error_info`` entry whose report cannot be read back."""
+
+
+def stored_verdict(rec: Mapping[str, Any]) -> Verdict:
+    """The verdict of one stored ``error_info`` entry (``{"success", "info"}``, ``info`` the
+    report tuple's text, read back as the reference's ``traj_eval_stats`` reads it: the
+    first item is the category; ``Correct`` and ``GoalUnreachable`` executed, ``Runtime``
+    executed when its second item says so, the others not)."""
+    try:
+        report = ast.literal_eval(str(rec.get("info")))
+    except (ValueError, SyntaxError, MemoryError, RecursionError) as exc:
+        raise StoredVerdictError(f"unreadable report {str(rec.get('info'))[:80]!r}") from exc
+    if not isinstance(report, tuple) or not report or not isinstance(report[0], str):
+        raise StoredVerdictError(f"not a report tuple: {str(report)[:80]!r}")
+    category = report[0]
+    if category in ("Correct", "GoalUnreachable"):
+        executable = True
+    elif category == "Runtime":
+        executable = len(report) > 1 and report[1] is True
+    else:
+        executable = False
+    return category, executable, bool(rec.get("success"))
+
+
+@dataclass(frozen=True)
+class VerdictDifference:
+    """One task whose reading differs from the reference's stored verdict."""
+
+    identifier: str
+    reference: Verdict
+    reading: Verdict
+    actions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CellComparison:
+    """A model's stored tasks against the reading: how many compared, which differ."""
+
+    model: str
+    compared: int
+    differences: tuple[VerdictDifference, ...]
+
+
+def stored_verdicts(doc: Mapping[str, Any], model: str) -> dict[str, Verdict]:
+    """Every stored subgoal-decomposition task of one model in a ``whole_files.json``
+    document: identifier (without ``scene_1_``) → the reference's verdict."""
+    cell = doc.get("cells", {}).get("subgoal-decomposition", {}).get(model, {})
+    return {
+        k.removeprefix("scene_1_"): stored_verdict(v)
+        for b in cell.get("batches", {}).values()
+        for k, v in b.get("tasks", {}).items()
+    }
+
+
+def compare_cell(
+    model: str,
+    verdicts: Mapping[str, Verdict],
+    rows: Sequence[Any],
+    tasks: Mapping[str, Any],
+    batch: int | None,
+) -> CellComparison:
+    """Score ``rows`` (the published file, in order) by the reading with the reference's
+    draws for processes of ``batch`` answers, and compare every task in ``verdicts``
+    (identifier → the reference's verdict)."""
+    from planproof.metrics import reference_subgoal_decomposition as R
+
+    draws = R.file_draws(rows, batch=batch)
+    out = []
+    for ident, want in sorted(verdicts.items()):
+        task = tasks.get(ident)
+        got = (
+            R.score_answer(task, draws.get(ident, R.SampledPlan(None)))
+            if task is not None
+            else R.unread(ident)
+        )
+        mine = (got.category, got.executable, got.success)
+        if mine != tuple(want):
+            out.append(VerdictDifference(ident, tuple(want), mine, got.actions))  # type: ignore[arg-type]
+    return CellComparison(model, len(verdicts), tuple(out))
+
+
+def whole_file_figures(
+    rows: Sequence[Any], tasks: Mapping[str, Any], batch: int
+) -> dict[str, float]:
+    """The reading's figures over a whole file, drawn as the batches drew (for the cells
+    the reference has run on every task: their figures are its own)."""
+    from planproof.metrics import reference_subgoal_decomposition as R
+    from planproof.runs.published_sweep import figures
+
+    draws = R.file_draws(rows, batch=batch)
+    scored = []
+    for row in rows:
+        ident = str(row.get("identifier", "")).removeprefix("scene_1_")
+        task = tasks.get(ident)
+        plan = draws.get(ident, R.SampledPlan(None))
+        scored.append(R.score_answer(task, plan) if task is not None else R.unread(ident))
+    return figures("subgoal-decomposition", R.summarize_reference(scored))
