@@ -277,14 +277,14 @@ def _problem_names(problem: Problem) -> set[str]:
 
 
 def _crashes(domain: Domain, problem: Problem) -> bool:
-    """Whether FD's translator reaches an add of a free variable: an instance adding
-    :data:`CRASH` in the delete relaxation."""
+    """Whether FD's translator reaches an add of a free variable: :data:`CRASH` reachable
+    in the delete relaxation (planproof's grounder answers "unreachable even ignoring
+    delete effects" for a goal that is not)."""
     from planproof.pddl.ground import ground_task
     from planproof.pddl.planners import planning_domain
 
-    task = ground_task(planning_domain(domain), problem)
-    crash = (Atom(CRASH, ()), True)
-    return any(crash in a.adds for a in task.actions)
+    goal = dataclasses.replace(problem, goal=Atom(CRASH, ()))
+    return not ground_task(planning_domain(domain), goal).trivially_unsolvable
 
 
 def fd_planner_success(
@@ -306,9 +306,7 @@ def fd_planner_success(
     if "free-variable-add" in model.rules:
         try:
             if _crashes(model.domain, model.problem):
-                return FdVerdict(
-                    False, "crash", "an add effect names a free variable", model.rules
-                )
+                return FdVerdict(False, "crash", "an add effect names a free variable", model.rules)
         except GroundingLimitError as exc:
             return FdVerdict(False, "budget", str(exc), model.rules)
     res = plan(model.domain, model.problem, engine="builtin", max_expansions=max_expansions)
