@@ -127,6 +127,18 @@ CASES: dict[str, tuple[list[tuple[str, str, str, str]], str]] = {
         ],
         "solved",
     ),
+    "effect variable bound by the precondition's exists: a parameter": (
+        [("go", CO, "(exists (?l - object) (and (p ?l)))", "(and (q ?l) (not (r ?l)))")],
+        "solved",
+    ),
+    "exists under or: lifted in its own disjunct only": (
+        [("go", OB, "(or (exists (?l - object) (r ?l)) (p ?o))", "(q ?l)")],
+        "crash",
+    ),
+    "exists under or, the other disjunct unreachable": (
+        [("go", OB, "(or (exists (?l - object) (p ?l)) (r ?o))", "(q ?l)")],
+        "solved",
+    ),
     "empty precondition": (
         [("go", OB, "()", "(q ?o)")],
         "solved",
@@ -215,11 +227,11 @@ def test_free_variables_and_undeclared_names_are_made_explicit() -> None:
     fo = fd_operator(
         OperatorText("go", CO, "(and (p ?o) (not (r ?x)))", "(and (q ?y) (not (p ?z)))")
     )
-    assert fo.operator is not None
+    assert len(fo.operators) == 1
     assert fo.rules == {"free-variable-condition", "free-variable-add", "free-variable-delete"}
     from planproof.pddl.schema import operator_atoms
 
-    atoms = list(operator_atoms(fo.operator))
+    atoms = list(operator_atoms(fo.operators[0]))
     assert not [a for a in atoms if any(FREE in str(t) for t in a.args)]  # none survives
     assert CRASH in {a.pred for a in atoms}
     model = fd_model(

@@ -40,11 +40,34 @@ import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from planproof.ltl.ast import FALSE, Atom, Const, Formula, map_atoms
+from planproof.ltl.ast import (
+    FALSE,
+    TRUE,
+    And,
+    Atom,
+    Binder,
+    Const,
+    Exists,
+    Forall,
+    Formula,
+    Implies,
+    Not,
+    Or,
+    map_atoms,
+)
 from planproof.ltl.bddl.sexpr import SAtom, SExpr, SList
 from planproof.pddl.errors import PDDLSyntaxError
 from planproof.pddl.reader import Problem
-from planproof.pddl.schema import Add, Delete, Domain, Effect, ForallEffect, Operator, When
+from planproof.pddl.schema import (
+    Add,
+    Delete,
+    Domain,
+    Effect,
+    ForallEffect,
+    Operator,
+    Param,
+    When,
+)
 
 FREE = "fd-free-variable-"
 """Prefix of the constant standing for a free variable ``?x`` (no PDDL name can start so
@@ -69,10 +92,11 @@ class OperatorText:
 
 @dataclass(frozen=True)
 class FdOperator:
-    """An operator as FD reads it (``operator`` None: FD cannot read it, ``problem`` says
-    why), with the rules of the module docstring it needed (``rules``)."""
+    """An operator as FD reads it: the actions it becomes (``operators``, several when
+    its precondition is split to lift existential variables; none: FD cannot read it,
+    ``problem`` says why), with the rules of the module docstring it needed (``rules``)."""
 
-    operator: Operator | None
+    operators: tuple[Operator, ...]
     problem: str = ""
     rules: frozenset[str] = frozenset()
     constants: frozenset[str] = frozenset()
@@ -121,6 +145,85 @@ def _bind_free(e: SExpr, bound: frozenset[str], free: set[str]) -> SExpr:
     return dataclasses.replace(e, items=tuple(_bind_free(i, bound, free) for i in items))
 
 
+MAX_DISJUNCTS = 64
+"""Most disjuncts a precondition is split into to lift its existential variables (beyond
+it the variables stay unlifted)."""
+
+
+def _nnf(f: Formula, positive: bool = True) -> Formula:
+    """Negation pushed down to atoms, ``imply`` read as ``or``: FD's parsed form."""
+    match f:
+        case Not(body):
+            return _nnf(body, not positive)
+        case And(cs):
+            parts = tuple(_nnf(c, positive) for c in cs)
+            return And(parts) if positive else Or(parts)
+        case Or(cs):
+            parts = tuple(_nnf(c, positive) for c in cs)
+            return Or(parts) if positive else And(parts)
+        case Implies(a, b):
+            return _nnf(Or((Not(a), b)), positive)
+        case Exists(b, body):
+            return Exists(b, _nnf(body, positive)) if positive else Forall(b, _nnf(body, False))
+        case Forall(b, body):
+            return Forall(b, _nnf(body, positive)) if positive else Exists(b, _nnf(body, False))
+    return f if positive else Not(f)
+
+
+Disjunct = tuple[tuple[Binder, ...], tuple[Formula, ...]]
+
+
+def _disjuncts(f: Formula) -> list[Disjunct]:
+    """FD's split of a precondition (in NNF) at its disjunctions, with the existential
+    variables above them pulled out (``normalize.py``: ``build_DNF``,
+    ``split_disjunctions``, ``move_existential_quantifiers``); a ``forall`` is a leaf (an
+    axiom for FD)."""
+    match f:
+        case And(cs):
+            out: list[Disjunct] = [((), ())]
+            for c in cs:
+                out = [(b1 + b2, p1 + p2) for b1, p1 in out for b2, p2 in _disjuncts(c)]
+                if len(out) > MAX_DISJUNCTS:
+                    raise OverflowError
+            return out
+        case Or(cs):
+            return [d for c in cs for d in _disjuncts(c)]
+        case Exists(b, body):
+            return [((b, *bs), ps) for bs, ps in _disjuncts(body)]
+    return [((), (f,))]
+
+
+def _lifted_variants(
+    name: str, params: tuple[Param, ...], pre: SExpr, eff: SExpr
+) -> list[tuple[tuple[Param, ...], Formula, SExpr]] | None:
+    """FD's actions for one operator whose effect names a variable that only an
+    existential of its precondition binds: per disjunct, the parameters with the
+    existential variables added and the precondition without those quantifiers (None:
+    no such variable, or too many disjuncts)."""
+    from planproof.pddl.sexpr_io import read_condition
+
+    names = {p.name for p in params}
+    free: set[str] = set()
+    _bind_free(eff, frozenset("?" + n for n in names), free)
+    if not free:
+        return None
+    pre_free: set[str] = set()
+    condition = read_condition(_bind_free(pre, frozenset("?" + n for n in names), pre_free), names)
+    try:
+        parts = _disjuncts(_nnf(condition))
+    except OverflowError:
+        return None
+    if not any(b.var in free for bs, _ in parts for b in bs):
+        return None
+    out: list[tuple[tuple[Param, ...], Formula, SExpr]] = []
+    for bs, ps in parts:
+        lifted = tuple(Param(b.var, b.type or "object") for b in bs if b.var not in names)
+        scope = frozenset("?" + n for n in names | {p.name for p in lifted})
+        body: Formula = ps[0] if len(ps) == 1 else And(ps) if ps else TRUE
+        out.append(((*params, *lifted), body, _bind_free(eff, scope, set())))
+    return out
+
+
 def _is_free(a: Atom) -> bool:
     return any(isinstance(t, Const) and t.name.startswith(FREE) for t in a.args)
 
@@ -161,7 +264,9 @@ def _types(f: Formula | Iterable[Effect]) -> set[str]:
             elif isinstance(e, ForallEffect):
                 out |= {e.binder.type or "object"} | _types(e.effects)
         return out
-    return {b.type or "object" for b in binders(f)}  # type: ignore[arg-type]
+    from planproof.ltl.ast import walk
+
+    return {b.type or "object" for g in walk(f) for b in binders(g)}  # type: ignore[arg-type]
 
 
 def _constants(op: Operator) -> set[str]:
@@ -181,28 +286,51 @@ def fd_operator(text: OperatorText) -> FdOperator:
     published answers repeat one another's operators."""
     from planproof.pddl.sexpr_io import read_condition, read_effect, read_parameters
 
+    rules: set[str] = set()
+    name = text.name.lower()
     try:
         params = read_parameters(_read(text.parameters))
-        scope = frozenset("?" + p.name for p in params)
-        free: set[str] = set()
-        pre = _bind_free(_read(text.precondition), scope, free)
-        eff = _bind_free(_read(text.effect), scope, free)
-        names = {p.name for p in params}
-        op = Operator(
-            text.name.lower(), params, read_condition(pre, names), read_effect(eff, names)
-        )
+        pre, eff = _read(text.precondition), _read(text.effect)
+        variants = _lifted_variants(name, params, pre, eff)
+        if variants is None:
+            names = {p.name for p in params}
+            scope = frozenset("?" + n for n in names)
+            raw = [
+                Operator(
+                    name,
+                    params,
+                    read_condition(_bind_free(pre, scope, set()), names),
+                    read_effect(_bind_free(eff, scope, set()), names),
+                )
+            ]
+        else:
+            rules.add("existential-lifted")
+            raw = [
+                Operator(
+                    name if k == 0 else f"{name}#{k}",
+                    ps,
+                    condition,
+                    read_effect(effect, {p.name for p in ps}),
+                )
+                for k, (ps, condition, effect) in enumerate(variants)
+            ]
     except (PDDLSyntaxError, ValueError) as exc:
-        return FdOperator(None, getattr(exc, "message", str(exc)))
-    rules: set[str] = set()
-    precondition = map_atoms(op.precondition, _free_false)
-    if precondition != op.precondition:
-        rules.add("free-variable-condition")
-    effects = _effects(op.effects, rules)
-    types = {p.type for p in op.params} | _types(op.precondition) | _types(op.effects)
+        return FdOperator((), getattr(exc, "message", str(exc)))
+    ops: list[Operator] = []
+    types: set[str] = set()
+    constants: set[str] = set()
+    for op in raw:
+        precondition = map_atoms(op.precondition, _free_false)
+        if precondition != op.precondition:
+            rules.add("free-variable-condition")
+        effects = _effects(op.effects, rules)
+        types |= {p.type for p in op.params} | _types(op.precondition) | _types(op.effects)
+        constants |= _constants(op)
+        ops.append(dataclasses.replace(op, precondition=precondition, effects=effects))
     return FdOperator(
-        dataclasses.replace(op, precondition=precondition, effects=effects),
+        tuple(ops),
         rules=frozenset(rules),
-        constants=frozenset(_constants(op)),
+        constants=frozenset(constants),
         types=frozenset(types),
     )
 
@@ -237,16 +365,17 @@ def fd_model(
     types: set[str] = set()
     for t in texts:
         fo = fd_operator(t)
-        if fo.operator is None:
+        if not fo.operators:
             return FdModel(None, problem, f"operator {t.name}: {fo.problem}", frozenset(rules))
         rules |= fo.rules
         constants |= fo.constants
         types |= fo.types
-        name = fo.operator.name
-        if name in ops:  # FD keeps both operators of one lower-cased name
-            rules.add("case-duplicate-operator")
-            name = f"{name}#{len(ops)}"
-        ops[name] = dataclasses.replace(fo.operator, name=name)
+        for op in fo.operators:
+            name = op.name
+            if name in ops:  # FD keeps both operators of one lower-cased name
+                rules.add("case-duplicate-operator")
+                name = f"{name}#{len(ops)}"
+            ops[name] = dataclasses.replace(op, name=name)
     unknown_types = sorted(types - set(vocabulary.types))
     if unknown_types:
         rules.add("undeclared-type")
