@@ -240,17 +240,19 @@ def _transition_modeling(cell: Cell) -> tuple[dict[str, Any], list[dict[str, Any
     from planproof.pddl.reference_logic_form import reference_logic_form_figures
 
     summary["reference_counting"] = reference_logic_form_figures(data, rows)
-    if cell.planner and not behavior:
-        _with_planner_reading(summary, tasks, report.tasks, data, rows)
+    if not behavior:
+        _with_reading(summary, tasks, report.tasks, data, rows, planner=cell.planner)
     return summary, tasks
 
 
-def _with_planner_reading(
+def _with_reading(
     summary: dict[str, Any],
     tasks: list[dict[str, Any]],
     own: Sequence[Any],
     data: Any,
     rows: Sequence[Mapping[str, Any]],
+    *,
+    planner: bool,
 ) -> None:
     """Transition modeling in the reference's reading (logic form: its counting; planner
     success: :mod:`~planproof.metrics.transition_modeling.reference_planner`), each task's
@@ -264,19 +266,21 @@ def _with_planner_reading(
     from planproof.runs.goal_readings import corrections_table
 
     counted = summary["reference_counting"]
-    ref = {
-        t.identifier: t
-        for t in reference_planner_tasks(data, rows, max_expansions=TM_MAX_EXPANSIONS)
-    }
     by_category = {
         cat: {m: counted[f"{cat}_{m}"] / 100 for m in ("precision", "recall", "f1")}
         for cat in CATEGORIES
         if f"{cat}_f1" in counted
     }
-    summary["reference_reading"] = {
-        "by_category": by_category,
-        "planner_by_category": reference_planner_rates(list(ref.values()), CATEGORIES),
+    summary["reference_reading"] = {"by_category": by_category}
+    if not planner:
+        return
+    ref = {
+        t.identifier: t
+        for t in reference_planner_tasks(data, rows, max_expansions=TM_MAX_EXPANSIONS)
     }
+    summary["reference_reading"]["planner_by_category"] = reference_planner_rates(
+        list(ref.values()), CATEGORIES
+    )
     fixes = []
     for t, row in zip(own, tasks, strict=True):
         r = ref.get(t.identifier)

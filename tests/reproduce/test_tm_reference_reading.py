@@ -5,8 +5,10 @@ published files."""
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +18,7 @@ from planproof.data.paper_eai import paper_figure
 from planproof.data.published import MODELS, published_files
 from planproof.data.reference_figures import whole_files
 from planproof.metrics.transition_modeling.reference_planner import (
+    ReferencePlannerTask,
     reference_planner_rates,
     reference_planner_task,
 )
@@ -41,11 +44,23 @@ def _rows(model: str) -> dict[str, Mapping[str, Any]]:
     return {str(r["identifier"]): r for r in json.loads(path.read_text(encoding="utf-8"))}
 
 
+@functools.cache
+def _reading(model: str) -> dict[str, ReferencePlannerTask]:
+    """The reading's verdict on every task of ``model`` the stored runs hold (computed
+    once for the tests below)."""
+    data = load_eai_pddl("virtualhome")
+    rows = _rows(model)
+    return {
+        ident: reference_planner_task(data, ident, str(rows[ident]["llm_output"]))
+        for b in _stored()[model]["batches"].values()
+        for ident, rec in b["tasks"].items()
+        if "skipped" not in rec
+    }
+
+
 @pytest.mark.data
 @pytest.mark.parametrize("model", sorted(_stored()))
 def test_every_stored_task_gets_the_references_planner_verdict(model: str) -> None:
-    data = load_eai_pddl("virtualhome")
-    rows = _rows(model)
     cell = _stored()[model]
     differ: list[str] = []
     seen = 0
@@ -54,7 +69,7 @@ def test_every_stored_task_gets_the_references_planner_verdict(model: str) -> No
             if "skipped" in rec:
                 continue
             seen += 1
-            v = reference_planner_task(data, ident, str(rows[ident]["llm_output"]))
+            v = _reading(model)[ident]
             counted = "planner_success" in rec
             if v.counted != counted or (counted and v.success != rec["planner_success"]):
                 differ.append(f"{ident}: reference {rec.get('planner_success')}, reading {v}")
@@ -66,18 +81,11 @@ def test_every_stored_task_gets_the_references_planner_verdict(model: str) -> No
 
 @pytest.mark.data
 def test_whole_cells_figures_are_the_readings() -> None:
-    data = load_eai_pddl("virtualhome")
     whole = {m: c for m, c in _stored().items() if c.get("whole")}
     if not whole:
         pytest.skip("no transition-modeling file is whole in the stored reference runs")
     for model, cell in whole.items():
-        rows = _rows(model)
-        tasks = [
-            reference_planner_task(data, i, str(rows[i]["llm_output"]))
-            for b in cell["batches"].values()
-            for i, rec in b["tasks"].items()
-            if "skipped" not in rec
-        ]
+        tasks = list(_reading(model).values())
         rates = reference_planner_rates(tasks, CATEGORIES)
         for cat in CATEGORIES:
             stored = cell["figures"][f"{cat}_planner_success_rate"]
@@ -131,3 +139,24 @@ def test_corrections_add_up_to_the_whole_gap(gpt4o: dict[str, Any]) -> None:
             if t.get("correction")
         )
         assert own_found - ref_found == shift
+
+
+@pytest.mark.data
+def test_the_main_table_has_the_reading_column(tmp_path: Path) -> None:
+    """``reproduce eai`` (no planner: logic form only): transition modeling's main section
+    carries the reference reading, equal to the section counted as the reference counts."""
+    from planproof.cli import main
+    from planproof.report.leaderboard import GROUPS, TM_COUNTING
+
+    needed_resource(
+        lambda: published_files(TM, "virtualhome"), DataUnavailableError, "published outputs"
+    )
+    out = tmp_path / "out"
+    argv = ["reproduce", "eai", "--modules", TM, "--models", "GPT-4o", "--no-planner"]
+    assert main([*argv, "--output", str(out), "--workers", "1"]) == 0
+    doc = json.loads((out / "reproduce.json").read_text(encoding="utf-8"))
+    (main_row,) = doc["sections"][TM]
+    (counted,) = doc["sections"][TM_COUNTING]
+    f1s = [f for group in GROUPS[TM_COUNTING] for f in group]
+    for fig in f1s:
+        assert main_row["reading"][fig] == pytest.approx(counted["planproof"][fig], abs=1e-4)
