@@ -425,9 +425,12 @@ def fd_planner_success(
     max_expansions: int,
 ) -> FdVerdict:
     """Whether FD 23.06 finds a plan for ``problem`` in the reference's domain
-    (:func:`fd_model`), decided by planproof's builtin planner under ``max_expansions``."""
+    (:func:`fd_model`), decided by planproof's builtin planner under ``max_expansions``
+    (through the persistent planner cache, keyed by the model as planned: the verdict under
+    a budget is the same on every run, so a warm sweep plans nothing)."""
     from planproof.pddl.ground import GroundingLimitError
-    from planproof.pddl.planners import PlanStatus, plan
+    from planproof.pddl.plan_cache import cached_plan
+    from planproof.pddl.planners import PlanStatus
 
     model = fd_model(vocabulary, gold, predicted, problem)
     if model.domain is None:
@@ -438,7 +441,9 @@ def fd_planner_success(
                 return FdVerdict(False, "crash", "an add effect names a free variable", model.rules)
         except GroundingLimitError as exc:
             return FdVerdict(False, "budget", str(exc), model.rules)
-    res = plan(model.domain, model.problem, engine="builtin", max_expansions=max_expansions)
+    res, _ = cached_plan(
+        model.domain, model.problem, engine="builtin", max_expansions=max_expansions
+    )
     if res.status == PlanStatus.SOLVED:
         return FdVerdict(True, "solved", "", model.rules, res.expanded)
     status = "budget" if res.status in (PlanStatus.BUDGET, PlanStatus.TIMEOUT) else "unsolvable"
