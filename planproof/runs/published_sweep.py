@@ -281,13 +281,14 @@ def _with_reading(
     summary["reference_reading"]["planner_by_category"] = reference_planner_rates(
         list(ref.values()), CATEGORIES
     )
+    answers = {str(r.get("identifier", "")): str(r.get("llm_output", "")) for r in rows}
     fixes = []
     for t, row in zip(own, tasks, strict=True):
         r = ref.get(t.identifier)
         if r is None:
             continue
         row["reference"] = {"counted": r.counted, "success": r.success, "status": r.status}
-        fix = correction(t, r)
+        fix = correction(t, r, answers.get(t.identifier, ""))
         if fix is not None:
             row["correction"] = fix.cls
             fixes.append(fix)

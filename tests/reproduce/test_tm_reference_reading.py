@@ -160,3 +160,27 @@ def test_the_main_table_has_the_reading_column(tmp_path: Path) -> None:
     f1s = [f for group in GROUPS[TM_COUNTING] for f in group]
     for fig in f1s:
         assert main_row["reading"][fig] == pytest.approx(counted["planproof"][fig], abs=1e-4)
+
+
+@pytest.mark.data
+@pytest.mark.parametrize(
+    ("model", "ident", "cls"),
+    [
+        # walk_towards deletes (inside ?char ?loc), ?loc free: FD drops the delete
+        (GPT4O, "1049_1", "free-variable-read-by-fd"),
+        # an extra ")" closes grab before its :effect: planproof reads no effect, the
+        # reference's find() still does
+        ("cohere-command-r-plus", "265_2", "tolerant-operator-reading"),
+    ],
+)
+def test_a_real_difference_gets_its_class(model: str, ident: str, cls: str) -> None:
+    from planproof.metrics.transition_modeling.evaluate import evaluate_task
+    from planproof.metrics.transition_modeling.planner_corrections import correction
+
+    data = load_eai_pddl("virtualhome")
+    answer = str(_rows(model)[ident]["llm_output"])
+    own = evaluate_task(data, ident, answer, engine="builtin", max_expansions=20_000)
+    ref = reference_planner_task(data, ident, answer)
+    fix = correction(own, ref, answer)
+    assert fix is not None
+    assert (fix.cls, fix.counted, fix.success) == (cls, 0, -1)

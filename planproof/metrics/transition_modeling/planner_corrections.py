@@ -44,16 +44,46 @@ class PlannerCorrection:
         }
 
 
-def classify(own: TaskResult, ref: ReferencePlannerTask) -> str:
+def _parts_differ(answer: str) -> bool:
+    """Whether planproof's tolerant reader reads some operator's precondition or effect
+    other than the reference's extraction does (an extra ``)`` that closes the action
+    early hides its ``:effect`` from planproof, not from the reference's ``find``)."""
+    from planproof.ltl.bddl.reader import read_sexpr
+    from planproof.ltl.bddl.sexpr import sexpr_to_text
+    from planproof.metrics.transition_modeling.reference_planner import predicted_texts
+    from planproof.pddl.errors import PDDLSyntaxError
+    from planproof.pddl.tolerant import read_operators
+
+    theirs = predicted_texts(answer) or {}
+    try:
+        mine = read_operators(answer)
+    except PDDLSyntaxError:
+        return True
+    for name, t in theirs.items():
+        p = mine.get(name.lower())
+        if p is None:
+            return True
+        for text, part in ((t.precondition, p.precondition), (t.effect, p.effect)):
+            try:
+                ref_text = sexpr_to_text(read_sexpr(text.lower()))
+            except PDDLSyntaxError:
+                return True
+            own_text = "()" if part is None else sexpr_to_text(part).lower()
+            if ref_text != own_text:
+                return True
+    return False
+
+
+def classify(own: TaskResult, ref: ReferencePlannerTask, answer: str = "") -> str:
     """The class of a task whose verdicts differ (module docstring), the first that
     applies in this order."""
     if not ref.counted:
         return FORMAT_WRONG
     if BUDGET in (own.planner_status, ref.status) or own.planner_status == "timeout":
         return BUDGET
-    if own.planner_status == "unusable-model" and "unknown variables" in own.planner_reason:
+    if own.planner_status == "unusable-model" and "unknown variable" in own.planner_reason:
         return FREE_VARIABLE
-    if any(r.startswith("free-variable") for r in ref.rules):
+    if any(r.startswith("free-variable") or r == "existential-lifted" for r in ref.rules):
         return FREE_VARIABLE
     gold = {s.name for s in own.scores}
     if set(ref.predicted) - gold:
@@ -63,13 +93,18 @@ def classify(own: TaskResult, ref: ReferencePlannerTask) -> str:
     read = gold - set(own.missing)
     if own.planner_status == "unusable-model" or own.format_error or read != set(ref.predicted):
         return TOLERANT_READING
+    if answer and _parts_differ(answer):
+        return TOLERANT_READING
     return UNEXPLAINED
 
 
-def correction(own: TaskResult, ref: ReferencePlannerTask) -> PlannerCorrection | None:
-    """The task's correction, None when both readings agree."""
+def correction(
+    own: TaskResult, ref: ReferencePlannerTask, answer: str = ""
+) -> PlannerCorrection | None:
+    """The task's correction, None when both readings agree (``answer``: the task's answer
+    text, to tell a different reading of an operator's parts)."""
     counted = 1 - int(ref.counted)
     success = int(own.planner_found) - int(ref.counted and ref.success)
     if not counted and not success:
         return None
-    return PlannerCorrection(own.identifier, classify(own, ref), counted, success)
+    return PlannerCorrection(own.identifier, classify(own, ref, answer), counted, success)
