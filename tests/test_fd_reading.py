@@ -139,6 +139,21 @@ CASES: dict[str, tuple[list[tuple[str, str, str, str]], str]] = {
         [("go", OB, "(or (exists (?l - object) (p ?l)) (r ?o))", "(q ?l)")],
         "solved",
     ),
+    "wrong arity in a delete of a free variable: refused all the same": (
+        [("go", CO, "(p ?o)", "(and (q ?o) (not (at ?c ?x - object)))")],
+        "unreadable",
+    ),
+    "add of a free variable under a forall's unreachable condition: no crash": (
+        [
+            (
+                "go",
+                CO,
+                "(p ?o)",
+                "(and (q ?o) (forall (?y - object) (when (at ?c ?y) (and (r ?z)))))",
+            )
+        ],
+        "solved",
+    ),
     "empty precondition": (
         [("go", OB, "()", "(q ?o)")],
         "solved",

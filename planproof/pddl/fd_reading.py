@@ -101,6 +101,9 @@ class FdOperator:
     rules: frozenset[str] = frozenset()
     constants: frozenset[str] = frozenset()
     types: frozenset[str] = frozenset()
+    atoms: frozenset[tuple[str, int]] = frozenset()
+    """(predicate, arity) of every atom as written, before free atoms are rewritten: FD
+    checks them all (an unknown predicate or a wrong arity stops its translator)."""
 
 
 @dataclass(frozen=True)
@@ -316,9 +319,12 @@ def fd_operator(text: OperatorText) -> FdOperator:
             ]
     except (PDDLSyntaxError, ValueError) as exc:
         return FdOperator((), getattr(exc, "message", str(exc)))
+    from planproof.pddl.schema import operator_atoms
+
     ops: list[Operator] = []
     types: set[str] = set()
     constants: set[str] = set()
+    atoms = {(a.pred, len(a.args)) for op in raw for a in operator_atoms(op)}
     for op in raw:
         precondition = map_atoms(op.precondition, _free_false)
         if precondition != op.precondition:
@@ -332,6 +338,7 @@ def fd_operator(text: OperatorText) -> FdOperator:
         rules=frozenset(rules),
         constants=frozenset(constants),
         types=frozenset(types),
+        atoms=frozenset(atoms),
     )
 
 
@@ -367,6 +374,11 @@ def fd_model(
         fo = fd_operator(t)
         if not fo.operators:
             return FdModel(None, problem, f"operator {t.name}: {fo.problem}", frozenset(rules))
+        for pred, arity in sorted(fo.atoms):
+            known = vocabulary.predicates.get(pred)
+            if pred != "=" and (known is None or len(known) != arity):
+                why = "unknown predicate" if known is None else "wrong arity"
+                return FdModel(None, problem, f"operator {t.name}: {why} {pred}/{arity}")
         rules |= fo.rules
         constants |= fo.constants
         types |= fo.types
@@ -405,15 +417,48 @@ def _problem_names(problem: Problem) -> set[str]:
     return {t.name for a in atoms for t in a.args if isinstance(t, Const)}
 
 
+def _flat(op: Operator) -> list[Operator]:
+    """``op`` without conditional or quantified effects, for reachability in the delete
+    relaxation as FD's exploration sees it: the unconditional effects, and one operator
+    per conditional effect whose precondition adds its conditions and whose parameters add
+    its ``forall`` variables (planproof's grounder compiles conditional effects into step
+    sequences whose relaxation would let every branch fire)."""
+    main: list[Effect] = []
+    extra: list[Operator] = []
+
+    def walk(
+        effects: Iterable[Effect], params: tuple[Param, ...], conds: tuple[Formula, ...]
+    ) -> None:
+        for e in effects:
+            if isinstance(e, When):
+                walk(e.effects, params, (*conds, e.condition))
+            elif isinstance(e, ForallEffect):
+                p = Param(e.binder.var, e.binder.type or "object")
+                if p.name in {q.name for q in (*op.params, *params)}:
+                    continue  # a binder shadowing a parameter: left out of the probe
+                walk(e.effects, (*params, p), conds)
+            elif params or conds:
+                pre = And((op.precondition, *conds))
+                name = f"{op.name}#probe{len(extra)}"
+                extra.append(Operator(name, (*op.params, *params), pre, (e,)))
+            else:
+                main.append(e)
+
+    walk(op.effects, (), ())
+    return [dataclasses.replace(op, effects=tuple(main)), *extra]
+
+
 def _crashes(domain: Domain, problem: Problem) -> bool:
     """Whether FD's translator reaches an add of a free variable: :data:`CRASH` reachable
-    in the delete relaxation (planproof's grounder answers "unreachable even ignoring
-    delete effects" for a goal that is not)."""
+    in the delete relaxation of the flattened domain (:func:`_flat`; planproof's grounder
+    answers "unreachable even ignoring delete effects" for a goal that is not)."""
     from planproof.pddl.ground import ground_task
     from planproof.pddl.planners import planning_domain
 
+    ops = {o.name: o for op in domain.operators.values() for o in _flat(op)}
+    flat = dataclasses.replace(domain, operators=ops)
     goal = dataclasses.replace(problem, goal=Atom(CRASH, ()))
-    return not ground_task(planning_domain(domain), goal).trivially_unsolvable
+    return not ground_task(planning_domain(flat), goal).trivially_unsolvable
 
 
 def fd_planner_success(
