@@ -375,9 +375,9 @@ def fd_model(
         if not fo.operators:
             return FdModel(None, problem, f"operator {t.name}: {fo.problem}", frozenset(rules))
         for pred, arity in sorted(fo.atoms):
-            known = vocabulary.predicates.get(pred)
-            if pred != "=" and (known is None or len(known) != arity):
-                why = "unknown predicate" if known is None else "wrong arity"
+            signature = vocabulary.predicates.get(pred)
+            if pred != "=" and (signature is None or len(signature) != arity):
+                why = "unknown predicate" if signature is None else "wrong arity"
                 return FdModel(None, problem, f"operator {t.name}: {why} {pred}/{arity}")
         rules |= fo.rules
         constants |= fo.constants

@@ -159,7 +159,9 @@ def test_the_main_table_has_the_reading_column(tmp_path: Path) -> None:
     (counted,) = doc["sections"][TM_COUNTING]
     f1s = [f for group in GROUPS[TM_COUNTING] for f in group]
     for fig in f1s:
-        assert main_row["reference_reading"][fig] == pytest.approx(counted["planproof"][fig], abs=1e-4)
+        assert main_row["reference_reading"][fig] == pytest.approx(
+            counted["planproof"][fig], abs=1e-4
+        )
 
 
 @pytest.mark.data
