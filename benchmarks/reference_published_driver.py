@@ -116,7 +116,7 @@ class LogTasks(logging.Handler):
         elif self.module == "action_sequence":
             self._action(msg)
         else:
-            self._transition(msg)
+            self._transition(msg, record.created)
 
     def _action(self, msg: str) -> None:
         """Per task: skipped by the gold test, or success and the goal counts (the
@@ -157,8 +157,13 @@ class LogTasks(logging.Handler):
         for kind, part, value in COUNT.findall(msg):
             self.current.setdefault(part, {})[kind] = int(value)
 
-    def _transition(self, msg: str) -> None:
+    def _transition(self, msg: str, when: float = 0.0) -> None:
+        """Per task: planner success, each operator's own test and the wall seconds of its
+        slowest planner call (``slowest_call``: between the log line before the call and
+        the one after it, the reference's limit being 100 s of wall time; how close each
+        verdict came to it is recorded, not inferred)."""
         # the evaluator names the file only in some lines; its loop visits rows in order
+        last, self.last_line = getattr(self, "last_line", when), when
         if m := NOT_SUCCESS.match(msg):
             self.tasks[m.group(1)] = {"skipped": "not in success_task.json"}
             self.position += 1
@@ -178,8 +183,15 @@ class LogTasks(logging.Handler):
             self.current["hallucinated"] += 1
         elif m := ACTION_TEST.match(msg):
             self.current["actions"][m.group(2)] = m.group(3) == "succeeded"
+            self._call(when - last)
         elif m := HOLISTIC.match(msg):
             self.current["planner_success"] = m.group(2) == "succeeded"
+            self._call(when - last)
+
+    def _call(self, seconds: float) -> None:
+        assert self.current is not None
+        slowest = max(self.current.get("slowest_call", 0.0), round(seconds, 2))
+        self.current["slowest_call"] = slowest
 
 
 def _evaluate(

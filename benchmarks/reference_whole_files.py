@@ -212,7 +212,15 @@ AS_KEYS = (
     "matched",
     "goals",
 )
-TM_KEYS = ("skipped", "planner_success", "categories", "actions", "format_wrong", "hallucinated")
+TM_KEYS = (
+    "skipped",
+    "planner_success",
+    "categories",
+    "actions",
+    "format_wrong",
+    "hallucinated",
+    "slowest_call",
+)
 LOGIC_FORM_KEYS = ("skipped", "categories", "format_wrong", "hallucinated")
 
 

@@ -93,9 +93,16 @@ def extract_operators(content: Any) -> dict[str, tuple[str, str]]:
     """Operator name → (precondition, effect) text as the reference extracts them.
     Raises (TypeError, IndexError) where the reference's extraction fails: the answer then
     counts as format-wrong and adds nothing."""
+    return {name: (pre, eff) for name, (_, pre, eff) in extract_operator_texts(content).items()}
+
+
+def extract_operator_texts(content: Any) -> dict[str, tuple[str, str, str]]:
+    """Operator name → (parameters, precondition, effect) text as the reference extracts
+    them (``extract_action_details``): the text it writes into its planner's domain.
+    Raises as :func:`extract_operators`."""
     content = re.sub(r";.*$", "", content, flags=re.MULTILINE)
     content = " ".join(content.split())
-    out: dict[str, tuple[str, str]] = {}
+    out: dict[str, tuple[str, str, str]] = {}
     idx = 0
     while (m := _ACTION.search(content, idx)) is not None:
         start = m.end()
@@ -104,16 +111,17 @@ def extract_operators(content: Any) -> dict[str, tuple[str, str]]:
         eff = content.find(":effect", start)
         if -1 in (par, pre, eff):
             break
-        _block(content, content.find("(", par) + 1)
-        raw = []
+        raw = [_block(content, content.find("(", par) + 1)]
         for at in (pre, eff):
             try:
                 raw.append(_block(content, content.find("(", at) + 1))
             except IndexError:
                 raw.append("()")
-        pre_text, eff_text = (("(" + " ".join(b.split())).replace(") )", "))") for b in raw)
-        out[m.group(1)] = (pre_text, eff_text)
-        idx = raw[1].find(")") + eff + 1  # the reference's resume point, as it computes it
+        par_text, pre_text, eff_text = (
+            ("(" + " ".join(b.split())).replace(") )", "))") for b in raw
+        )
+        out[m.group(1)] = (par_text, pre_text, eff_text)
+        idx = raw[2].find(")") + eff + 1  # the reference's resume point, as it computes it
     return out
 
 

@@ -293,7 +293,61 @@ def _transition_modeling(cell: Cell) -> tuple[dict[str, Any], list[dict[str, Any
         from planproof.runs.behavior_readings import both_readings
 
         both_readings(data, rows, summary, report.tasks)
+    else:
+        _with_reading(summary, tasks, report.tasks, data, rows, planner=cell.planner)
     return summary, tasks
+
+
+def _with_reading(
+    summary: dict[str, Any],
+    tasks: list[dict[str, Any]],
+    own: Sequence[Any],
+    data: Any,
+    rows: Sequence[Mapping[str, Any]],
+    *,
+    planner: bool,
+) -> None:
+    """Transition modeling in the reference's reading (logic form: its counting; planner
+    success: :mod:`~planproof.metrics.transition_modeling.reference_planner`), each task's
+    reference verdict, and the corrections table of planner success (counts in tasks)."""
+    from planproof.metrics.transition_modeling.planner_corrections import DELTAS, correction
+    from planproof.metrics.transition_modeling.reference_planner import (
+        reference_planner_rates,
+        reference_planner_tasks,
+    )
+    from planproof.pddl.eai import CATEGORIES
+    from planproof.runs.goal_readings import corrections_table
+
+    counted = summary["reference_counting"]
+    by_category = {
+        cat: {m: counted[f"{cat}_{m}"] / 100 for m in ("precision", "recall", "f1")}
+        for cat in CATEGORIES
+        if f"{cat}_f1" in counted
+    }
+    summary["reference_reading"] = {"by_category": by_category}
+    if not planner:
+        return
+    ref = {
+        t.identifier: t
+        for t in reference_planner_tasks(data, rows, max_expansions=TM_MAX_EXPANSIONS)
+    }
+    summary["reference_reading"]["planner_by_category"] = reference_planner_rates(
+        list(ref.values()), CATEGORIES
+    )
+    answers = {str(r.get("identifier", "")): str(r.get("llm_output", "")) for r in rows}
+    fixes = []
+    for t, row in zip(own, tasks, strict=True):
+        r = ref.get(t.identifier)
+        if r is None:
+            continue
+        row["reference"] = {"counted": r.counted, "success": r.success, "status": r.status}
+        fix = correction(t, r, answers.get(t.identifier, ""))
+        if fix is not None:
+            row["correction"] = fix.cls
+            fixes.append(fix)
+    table = corrections_table(fixes, DELTAS)
+    table["deltas"] = list(DELTAS)
+    summary["corrections"] = table
 
 
 _SCORERS: dict[str, Callable[[Cell], tuple[dict[str, Any], list[dict[str, Any]]]]] = {

@@ -1,0 +1,161 @@
+"""Transition modeling's planner success as the EAI reference counts it (virtualhome-eval
+0.1.1 with Fast Downward 23.06, the setting that reproduces the paper's Table 15), task by
+task, decided by planproof's own budgeted planner.
+
+The reference, per answered task of ``success_task.json``:
+
+* reads the answer as it does for the logic form (:func:`~planproof.pddl.reference_logic_form.
+  answer_text`, then :func:`~planproof.pddl.reference_logic_form.extract_operator_texts`);
+  an answer whose extraction raises is *format-wrong*: left out of planner success, in its
+  numerator and its denominator (``counted`` False);
+* writes one domain: the base vocabulary, *every* predicted operator (also one the task
+  does not use, "hallucinated": it is added, or replaces the gold operator of that name),
+  then every gold operator not predicted under that exact name;
+* runs Fast Downward 23.06 on it with the task's problem: a plan found is a success
+  (``Holistic test``), for every category of the task;
+* and, per predicted operator named as one of the task's gold operators, the same with
+  only that operator predicted (``Action test``; the paper's sensitivity figures).
+
+How FD 23.06 reads the operators is :mod:`planproof.pddl.fd_reading`; the plan is
+searched by planproof's builtin planner under an expansion budget, so the verdict never
+depends on the machine (the reference's own limit is 100 s of wall time).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from planproof.pddl.eai import EaiPddl
+from planproof.pddl.fd_reading import OperatorText, fd_planner_success
+
+MAX_EXPANSIONS = 20_000
+"""The builtin planner's budget per plan (as planproof's own reading,
+:data:`planproof.runs.published_sweep.TM_MAX_EXPANSIONS`)."""
+
+
+@dataclass(frozen=True)
+class ReferencePlannerTask:
+    """One task's planner verdict in the reference's reading."""
+
+    identifier: str
+    categories: tuple[str, ...]
+    counted: bool
+    """False: format-wrong for the reference (its extraction raised)."""
+    success: bool = False
+    status: str = ""
+    reason: str = ""
+    rules: tuple[str, ...] = ()
+    """The FD readings (:mod:`planproof.pddl.fd_reading`) the domain needed."""
+    predicted: tuple[str, ...] = ()
+    """The operator names the reference extracted, in its order."""
+    actions: Mapping[str, bool] = field(default_factory=dict)
+    """Per predicted operator of the task (``per_operator``): its own test's verdict."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "identifier": self.identifier,
+            "counted": self.counted,
+            "success": self.success,
+            "status": self.status,
+            "reason": self.reason,
+            "rules": list(self.rules),
+            "predicted": list(self.predicted),
+            "actions": dict(self.actions),
+        }
+
+
+def gold_texts(data: EaiPddl) -> dict[str, OperatorText]:
+    """Every gold operator of the dataset as the reference writes it."""
+    return {
+        n: OperatorText(n, g.parameters, g.precondition, g.effect)
+        for n, g in data.gold_operators.items()
+    }
+
+
+def predicted_texts(answer: str) -> dict[str, OperatorText] | None:
+    """The operators the reference extracts from an answer (None: format-wrong)."""
+    from planproof.pddl.reference_logic_form import answer_text, extract_operator_texts
+
+    try:
+        found = extract_operator_texts(answer_text(answer))
+    except Exception:
+        return None
+    return {n: OperatorText(n, *parts) for n, parts in found.items()}
+
+
+def reference_planner_task(
+    data: EaiPddl,
+    identifier: str,
+    answer: str,
+    *,
+    max_expansions: int = MAX_EXPANSIONS,
+    per_operator: bool = False,
+) -> ReferencePlannerTask:
+    """The reference's planner verdict on one answer (module docstring)."""
+    cats = tuple(data.task_categories.get(identifier, ()))
+    predicted = predicted_texts(answer)
+    if predicted is None:
+        return ReferencePlannerTask(identifier, cats, counted=False, status="format-wrong")
+    gold = gold_texts(data)
+    problem = data.problem(identifier)
+    verdict = fd_planner_success(
+        data.domain, gold, list(predicted.values()), problem, max_expansions=max_expansions
+    )
+    actions: dict[str, bool] = {}
+    if per_operator:
+        used = set(data.task_actions[identifier])
+        for name, text in predicted.items():
+            if name in used:
+                one = fd_planner_success(
+                    data.domain, gold, [text], problem, max_expansions=max_expansions
+                )
+                actions[name] = one.success
+    return ReferencePlannerTask(
+        identifier,
+        cats,
+        counted=True,
+        success=verdict.success,
+        status=verdict.status,
+        reason=verdict.reason,
+        rules=tuple(sorted(verdict.rules)),
+        predicted=tuple(predicted),
+        actions=actions,
+    )
+
+
+def reference_planner_rates(
+    tasks: Sequence[ReferencePlannerTask], categories: Sequence[str]
+) -> dict[str, dict[str, float | int]]:
+    """Per category: planner success over the counted tasks of that category (the
+    reference's ``success_by_task_type_dict``), as a fraction, with its counts."""
+    out: dict[str, dict[str, float | int]] = {}
+    for cat in categories:
+        ts = [t for t in tasks if t.counted and cat in t.categories]
+        if ts:
+            found = sum(t.success for t in ts)
+            out[cat] = {"tasks": len(ts), "found": found, "planner_found": found / len(ts)}
+    return out
+
+
+def reference_planner_tasks(
+    data: EaiPddl,
+    rows: Sequence[Mapping[str, Any]],
+    *,
+    max_expansions: int = MAX_EXPANSIONS,
+) -> list[ReferencePlannerTask]:
+    """The verdicts on a published file's rows, for the tasks the reference evaluates
+    (``success_task.json``), in the file's order."""
+    wanted = set(data.solved)
+    out: list[ReferencePlannerTask] = []
+    for r in rows:
+        ident = str(r.get("identifier", ""))
+        if ident not in wanted or ident not in data.task_actions:
+            continue
+        out.append(
+            reference_planner_task(
+                data, ident, str(r.get("llm_output", "")), max_expansions=max_expansions
+            )
+        )
+    return out
