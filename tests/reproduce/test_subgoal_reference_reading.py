@@ -19,7 +19,6 @@ from planproof.data.published import PublishedFile, published_files
 from planproof.data.reference_figures import reference_figures, whole_files
 from planproof.metrics import reference_subgoal_decomposition as R
 from planproof.runs import subgoal_readings as sr
-from planproof.simulators.core import Action
 from planproof.runs.modules import load_tasks
 from planproof.runs.published_sweep import Cell, Shard, evaluate_shard, figures, merge_shards
 from planproof.runs.subgoal_reference_check import (
@@ -29,6 +28,7 @@ from planproof.runs.subgoal_reference_check import (
     stored_verdicts,
     whole_file_figures,
 )
+from planproof.simulators.core import Action
 from tests.helpers import needed_resource
 
 SD = "subgoal-decomposition"
