@@ -148,10 +148,7 @@ def with_scene_objects(task: Task, texts: Iterable[str]) -> Task:
     ``task`` when there are none; built once per (task, objects)."""
     objects = task.world.objects
     wanted = frozenset(
-        m.group(0)
-        for t in texts
-        for m in _SCENE_NAME.finditer(t)
-        if m.group(0) not in objects
+        m.group(0) for t in texts for m in _SCENE_NAME.finditer(t) if m.group(0) not in objects
     )
     if not wanted:
         return task
