@@ -9,6 +9,7 @@ objects are inside or on (so "inside a closed container" can be checked).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -278,6 +279,12 @@ def convert_task(
     }
 
 
+@functools.cache
+def _checked_wheel() -> Path:
+    """The wheel, its checksum checked once per process (the check costs more than a read)."""
+    return ensure_wheel()
+
+
 def scene_extension(
     task_id: str, wanted: Iterable[tuple[str, int]], world_ids: Iterable[int]
 ) -> dict[str, Any]:
@@ -286,7 +293,7 @@ def scene_extension(
     initial fluents, with the init-graph edges between them and the nodes ``world_ids`` (the
     task's converted objects). The reference checks an answer's objects against the whole
     scene graph, so its reading needs what the converted world leaves out."""
-    with open_wheel(ensure_wheel()) as w:
+    with open_wheel(_checked_wheel()) as w:
         init = w.read_json(f"{GRAPH_DIR}file{task_id}.json")["init_graph"]
     nodes = {n["id"]: n for n in init["nodes"]}
     extra = {i for c, i in wanted if i in nodes and nodes[i]["class_name"] == c}
