@@ -374,6 +374,10 @@ def score_answer(task: Any, plan: SampledPlan) -> ReferenceSubgoalTask:
     )
     if wrong:  # check_param_length runs before check_objects_in_scene and wins
         return ReferenceSubgoalTask(ident, "Hallucination", argument_count=True, plan=plan)
+    if task.dataset == "virtualhome":  # the reference's whole scene graph, not our world
+        from planproof.simulators.virtualhome.tasks import with_scene_objects
+
+        task = with_scene_objects(task, plan.lines)
     parsed = read_subgoal_formulas(list(plan.lines), task.world)
     if parsed.error is not None:
         if parsed.error.kind is ErrorKind.PARSING:

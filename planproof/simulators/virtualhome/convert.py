@@ -9,6 +9,7 @@ objects are inside or on (so "inside a closed container" can be checked).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -190,23 +191,14 @@ def _dedup(items: list[list[str]]) -> list[list[str]]:
     return out
 
 
-def convert_task(
-    w: EaiWheel, task_id: str, task_name: str, entry: Mapping[str, Any]
-) -> dict[str, Any]:
-    """One task in planproof's format (objects, static facts, initial fluents, goal, gold)."""
-    graphs = w.read_json(f"{GRAPH_DIR}file{task_id}.json")
-    init, final = graphs["init_graph"], graphs["final_graph"]
-    name, description, steps = _script(
-        w.read_text(f"{SCRIPT_DIR}file{task_id}.txt"), f"file{task_id}.txt"
-    )
-    nodes = {n["id"]: n for n in init["nodes"]}
-    for n in final["nodes"]:
-        nodes.setdefault(n["id"], n)
-    goal = entry.get("vh_goal") or {}
-    goal_ids = [int(g.get("id", g.get("from_id", -1))) for g in goal.get("goal", [])]
-    goal_ids += [int(g["to_id"]) for g in goal.get("goal", []) if "to_id" in g]
-    keep = _relevant(init, final, (i for _, args in steps for _, i in args), goal_ids)
-    names = {nid: object_name(nodes[nid]["class_name"], nid) for nid in nodes}
+def _node_facts(
+    nodes: Mapping[int, Any],
+    edges: Iterable[Mapping[str, Any]],
+    keep: set[int],
+    names: Mapping[int, str],
+) -> tuple[dict[str, list[str]], list[list[str]], list[list[str]]]:
+    """The kept nodes' objects, static facts (properties) and initial fluents (states, the
+    init-graph edges between kept nodes, the room each one is in)."""
     objects: dict[str, list[str]] = {}
     static: list[list[str]] = []
     fluents: list[list[str]] = []
@@ -233,7 +225,7 @@ def convert_task(
             if st in STATES or (nid == CHARACTER_ID and st in CHARACTER_STATES):
                 fluents.append([st, nm])
     inside: dict[int, list[int]] = {}
-    for e in init["edges"]:
+    for e in edges:
         f, rel, t = _edge_key(e)
         if rel == "INSIDE":
             inside.setdefault(f, []).append(t)
@@ -251,6 +243,27 @@ def convert_task(
             atom = ["inside", names[nid], names[room]]
             if atom not in fluents:
                 fluents.append(atom)
+    return objects, static, fluents
+
+
+def convert_task(
+    w: EaiWheel, task_id: str, task_name: str, entry: Mapping[str, Any]
+) -> dict[str, Any]:
+    """One task in planproof's format (objects, static facts, initial fluents, goal, gold)."""
+    graphs = w.read_json(f"{GRAPH_DIR}file{task_id}.json")
+    init, final = graphs["init_graph"], graphs["final_graph"]
+    name, description, steps = _script(
+        w.read_text(f"{SCRIPT_DIR}file{task_id}.txt"), f"file{task_id}.txt"
+    )
+    nodes = {n["id"]: n for n in init["nodes"]}
+    for n in final["nodes"]:
+        nodes.setdefault(n["id"], n)
+    goal = entry.get("vh_goal") or {}
+    goal_ids = [int(g.get("id", g.get("from_id", -1))) for g in goal.get("goal", [])]
+    goal_ids += [int(g["to_id"]) for g in goal.get("goal", []) if "to_id" in g]
+    keep = _relevant(init, final, (i for _, args in steps for _, i in args), goal_ids)
+    names = {nid: object_name(nodes[nid]["class_name"], nid) for nid in nodes}
+    objects, static, fluents = _node_facts(nodes, init["edges"], keep, names)
     gold = [[a, [names.get(i, object_name(n, i)) for n, i in args]] for a, args in steps]
     return {
         "identifier": task_id,
@@ -263,6 +276,35 @@ def convert_task(
         "goal": _goal_entry(goal, names),
         "tl_goal": entry.get("tl_goal"),
         "gold": gold,
+    }
+
+
+@functools.cache
+def _checked_wheel() -> Path:
+    """The wheel, its checksum checked once per process (the check costs more than a read)."""
+    return ensure_wheel()
+
+
+def scene_extension(
+    task_id: str, wanted: Iterable[tuple[str, int]], world_ids: Iterable[int]
+) -> dict[str, Any]:
+    """The nodes of ``wanted`` (class name, id) that the task's initial scene graph has,
+    converted as :func:`convert_task` converts a kept node: their objects, static facts and
+    initial fluents, with the init-graph edges between them and the nodes ``world_ids`` (the
+    task's converted objects). The reference checks an answer's objects against the whole
+    scene graph, so its reading needs what the converted world leaves out."""
+    with open_wheel(_checked_wheel()) as w:
+        init = w.read_json(f"{GRAPH_DIR}file{task_id}.json")["init_graph"]
+    nodes = {n["id"]: n for n in init["nodes"]}
+    extra = {i for c, i in wanted if i in nodes and nodes[i]["class_name"] == c}
+    names = {nid: object_name(nodes[nid]["class_name"], nid) for nid in nodes}
+    keep = extra | (set(world_ids) & nodes.keys())
+    objects, static, fluents = _node_facts(nodes, init["edges"], keep, names)
+    new = {names[i] for i in extra}
+    return {
+        "objects": {n: ts for n, ts in objects.items() if n in new},
+        "static": [f for f in static if new & set(f[1:])],
+        "initial": [f for f in _dedup(fluents) if new & set(f[1:])],
     }
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import dataclasses
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -13,6 +15,7 @@ from planproof.simulators.virtualhome.convert import (
     converted_stamp,
     load_converted,
     object_name,
+    scene_extension,
 )
 from planproof.simulators.virtualhome.domain import SOURCES, virtualhome_domain
 
@@ -132,3 +135,45 @@ def load_virtualhome_tasks() -> tuple[Task, ...]:
         stamp={"converted": converted_stamp(), "tasks": TASKS_CACHE_VERSION},
         shared={_DOMAIN_ID: domain},
     )
+
+
+_SCENE_NAME = re.compile(r"\b([A-Za-z_]\w*)\.(\d+)\b")
+_EXTENDED: dict[tuple[str, frozenset[str]], tuple[Task, Task]] = {}
+
+
+def with_scene_objects(task: Task, texts: Iterable[str]) -> Task:
+    """``task`` with the objects ``texts`` name (``chair.356``) that its world leaves out
+    but its initial scene graph has, converted as the converter converts a kept node (the
+    reference checks names against, and runs plans on, the whole scene graph). The same
+    ``task`` when there are none; built once per (task, objects)."""
+    objects = task.world.objects
+    wanted = frozenset(
+        m.group(0) for t in texts for m in _SCENE_NAME.finditer(t) if m.group(0) not in objects
+    )
+    if not wanted:
+        return task
+    key = (task.identifier, wanted)
+    hit = _EXTENDED.get(key)
+    if hit is not None and hit[0] is task:
+        return hit[1]
+    world_ids = [int(n.rsplit(".", 1)[1]) for n in objects if n.rsplit(".", 1)[-1].isdigit()]
+    pairs = [(n.rsplit(".", 1)[0], int(n.rsplit(".", 1)[1])) for n in wanted]
+    ext = scene_extension(task.identifier, pairs, world_ids)
+    out = task
+    if ext["objects"]:
+        table = AtomTable()
+        fluents, static = initial_state(
+            [table(a) for a in ext["initial"]] + [table(a) for a in ext["static"]],
+            task.world.domain,
+        )
+        new = {n: frozenset(ts) for n, ts in ext["objects"].items()}
+        world = World(
+            task.world.domain,
+            {**objects, **new},
+            task.world.static | static,
+            agent=task.world.agent,
+            aliases=task.world.aliases,
+        )
+        out = dataclasses.replace(task, world=world, initial=task.initial | fluents)
+    _EXTENDED[key] = (task, out)
+    return out
