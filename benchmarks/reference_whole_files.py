@@ -18,9 +18,9 @@ repository, with the provenance: package versions, Fast Downward version, seed, 
 date), so an interrupted run loses one batch at most and ``--resume`` (the default) goes on
 with the first batch not yet stored, in this or a later session. Priority: BEHAVIOR
 transition modeling's logic form (one planner-less run per file, seconds), action
-sequencing (quick per task), subgoal decomposition, VirtualHome transition modeling's
-planner, BEHAVIOR's planner, then the action-sequencing files already whole (per-task
-verdicts and error types under the paper's seed).
+sequencing (quick per task), then the action-sequencing files already whole (per-task
+verdicts and error types under the paper's seed), subgoal decomposition, VirtualHome
+transition modeling's planner, BEHAVIOR's planner.
 
 A file is *whole* once all its batches are stored. Its figures are then the reference's
 for the whole file:
@@ -94,10 +94,10 @@ ORDER = ("action-sequencing", "subgoal-decomposition", "transition-modeling", BE
 PRIORITY = (
     (BEHAVIOR, LOGIC_FORM),
     ("action-sequencing", "batches"),
+    ("action-sequencing", "already-whole"),
     ("subgoal-decomposition", "batches"),
     ("transition-modeling", "batches"),
     (BEHAVIOR, "batches"),
-    ("action-sequencing", "already-whole"),
 )
 """The order the runs are made in (module docstring)."""
 ALREADY_WHOLE = {
