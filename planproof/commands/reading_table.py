@@ -106,7 +106,23 @@ def reading_line(module: str, summary: Mapping[str, Any]) -> str | None:
             "task success": figs.get("task_success"),
             "executable": figs.get("execution_success"),
         }
-    return "reference reading (virtualhome-eval 0.1.1's rules): " + (
+    line = "reference reading (virtualhome-eval 0.1.1's rules): " + (
         ", ".join(f"{k} {_fmt(v)}" + (" %" if v is not None else "") for k, v in shown.items())
         or "no figure"
     )
+    grammar = reading.get("trajectory_evaluation", {})
+    grammar = grammar.get("grammar_error", {}) if isinstance(grammar, Mapping) else {}
+    hallucinated = grammar.get("hallucination") if isinstance(grammar, Mapping) else None
+    if isinstance(hallucinated, int | float) and hallucinated >= HALLUCINATION_HINT:
+        line += (
+            f" — it calls {_fmt(hallucinated)} % of the answers hallucinations: the reference"
+            " reads object names without ids (its own prompt's format), so answers written as"
+            " name, id pairs, as planproof's prompt asks, fail its name check"
+            " (docs/action-sequencing.md, 'Your own answers')"
+        )
+    return line
+
+
+HALLUCINATION_HINT = 50.0
+"""Above this share of hallucinations in the reference reading, ``planproof run`` says why
+such a figure usually means a format mismatch, not a worse model."""

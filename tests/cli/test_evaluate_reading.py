@@ -384,3 +384,23 @@ def test_the_modules_options_apply_to_planproofs_reading_in_every_reading(
     assert ours == own
     if module == "goal-interpretation":  # the Z3 checks ran in both readings
         assert all(r["logic"] is not None for r in own)
+
+
+def test_the_run_line_says_why_the_reference_calls_name_id_answers_hallucinations() -> None:
+    """Over half hallucinations in the reference reading (the planner agent's name, id
+    pairs, which the reference's name check rejects) gets the reason on the run's line; a
+    reading without that share does not."""
+    from planproof.commands.reading_table import HALLUCINATION_HINT, reading_line
+
+    def summary(hallucination: float) -> dict[str, object]:
+        grammar = {"parsing": 0.0, "hallucination": hallucination}
+        return {
+            "reference_reading": {"trajectory_evaluation": {"grammar_error": grammar}},
+            "reference_reading_figures": {"task_success": 10.0, "execution_success": 20.0},
+        }
+
+    hinted = reading_line("action-sequencing", summary(HALLUCINATION_HINT))
+    plain = reading_line("action-sequencing", summary(HALLUCINATION_HINT - 0.1))
+    assert hinted is not None and plain is not None
+    assert "name, id pairs" in hinted and "hallucinations" in hinted
+    assert "name, id pairs" not in plain and plain.endswith("executable 20.0 %")
