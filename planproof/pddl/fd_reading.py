@@ -48,14 +48,12 @@ from planproof.ltl.ast import (
     Binder,
     Const,
     Exists,
-    Forall,
     Formula,
-    Implies,
-    Not,
     Or,
     map_atoms,
 )
 from planproof.ltl.bddl.sexpr import SAtom, SExpr, SList
+from planproof.ltl.nnf import nnf
 from planproof.pddl.errors import PDDLSyntaxError
 from planproof.pddl.reader import Problem
 from planproof.pddl.schema import (
@@ -153,26 +151,6 @@ MAX_DISJUNCTS = 64
 it the variables stay unlifted)."""
 
 
-def _nnf(f: Formula, positive: bool = True) -> Formula:
-    """Negation pushed down to atoms, ``imply`` read as ``or``: FD's parsed form."""
-    match f:
-        case Not(body):
-            return _nnf(body, not positive)
-        case And(cs):
-            parts = tuple(_nnf(c, positive) for c in cs)
-            return And(parts) if positive else Or(parts)
-        case Or(cs):
-            parts = tuple(_nnf(c, positive) for c in cs)
-            return Or(parts) if positive else And(parts)
-        case Implies(a, b):
-            return _nnf(Or((Not(a), b)), positive)
-        case Exists(b, body):
-            return Exists(b, _nnf(body, positive)) if positive else Forall(b, _nnf(body, False))
-        case Forall(b, body):
-            return Forall(b, _nnf(body, positive)) if positive else Exists(b, _nnf(body, False))
-    return f if positive else Not(f)
-
-
 Disjunct = tuple[tuple[Binder, ...], tuple[Formula, ...]]
 
 
@@ -213,7 +191,7 @@ def _lifted_variants(
     pre_free: set[str] = set()
     condition = read_condition(_bind_free(pre, frozenset("?" + n for n in names), pre_free), names)
     try:
-        parts = _disjuncts(_nnf(condition))
+        parts = _disjuncts(nnf(condition))  # FD's parsed form: the plain tree
     except OverflowError:
         return None
     if not any(b.var in free for bs, _ in parts for b in bs):

@@ -35,6 +35,7 @@ from planproof.ltl.ast import (
     Var,
     atoms,
 )
+from planproof.ltl.nnf import nnf
 from planproof.pddl.reader import ROOT_TYPE, Problem
 from planproof.pddl.schema import (
     Add,
@@ -224,26 +225,6 @@ def _small_dnf(f: Formula, limit: int) -> list[Conj] | None:
         return None
 
 
-def _nnf(f: Formula, positive: bool = True) -> Formula:
-    """Negation normal form of a quantifier-free ground formula, flattened."""
-    match f:
-        case Top() | Bottom():
-            return f if positive else (Bottom() if isinstance(f, Top) else Top())
-        case Atom():
-            return f if positive else Not(f)
-        case Not(body):
-            return _nnf(body, not positive)
-        case And(cs):
-            parts = [_nnf(c, positive) for c in cs]
-            return _and(parts) if positive else _or(parts)
-        case Or(cs):
-            parts = [_nnf(c, positive) for c in cs]
-            return _or(parts) if positive else _and(parts)
-        case Implies(a, b):
-            return _nnf(Or((Not(a), b)), positive)
-    raise GroundingLimitError(f"{type(f).__name__} cannot be put in NNF")
-
-
 def _consistent(c: Conj) -> bool:
     return not any((a, not v) in c for a, v in c)
 
@@ -376,7 +357,7 @@ class _Compiler:
                 edges.extend((here, d, yes, none, none) for d in pos)
                 edges.extend((here, d, no, none, none) for d in neg)
                 return
-            g = _nnf(f)
+            g = nnf(f, conj=_and, disj=_or)
             if not isinstance(g, And | Or):
                 raise GroundingLimitError(f"{origin[0]}{origin[1]}: condition too large")
             cur = here

@@ -28,11 +28,11 @@ from planproof.ltl.ast import (
     Exists,
     Forall,
     Formula,
-    Implies,
     Not,
     Or,
     Top,
 )
+from planproof.ltl.nnf import nnf as ltl_nnf
 from planproof.ltl.trace import State
 from planproof.pddl.schema import Add, Delete, Domain, Effect, ForallEffect, When
 from planproof.simulators.core.changes import Changes, compile_changes
@@ -49,24 +49,10 @@ _TOP = Top()
 
 
 def nnf(f: Formula, positive: bool = True) -> Formula:
-    """``f`` (``not f`` when not ``positive``) in negation normal form: negation only on
-    atoms, no implication; constants folded."""
-    match f:
-        case Atom():
-            return f if positive else Not(f)
-        case Top() | Bottom():
-            return f if isinstance(f, Top) == positive else (_TOP if positive else Bottom())
-        case Not(body):
-            return nnf(body, not positive)
-        case Implies(a, b):
-            return nnf(Or((Not(a), b)), positive)
-        case And(cs) | Or(cs):
-            parts = tuple(nnf(c, positive) for c in cs)
-            return _and(parts) if isinstance(f, And) == positive else _or(parts)
-        case Exists(b, body) | Forall(b, body):
-            inner = nnf(body, positive)
-            return _quantified(b, inner, exists=isinstance(f, Exists) == positive)
-    raise ValueError(f"{type(f).__name__} cannot appear in a precondition")
+    """``f`` (``not f`` when not ``positive``) in negation normal form
+    (:func:`planproof.ltl.nnf.nnf`), constants folded: :func:`relax` and the mutex test
+    read the folded tree."""
+    return ltl_nnf(f, positive, conj=_and, disj=_or, quantify=_quantified)
 
 
 def relax(f: Formula, fluents: frozenset[str]) -> Formula:
@@ -84,7 +70,7 @@ def relax(f: Formula, fluents: frozenset[str]) -> Formula:
     return f
 
 
-def _quantified(b: Binder, body: Formula, *, exists: bool) -> Formula:
+def _quantified(b: Binder, body: Formula, exists: bool) -> Formula:
     # only these folds hold over an empty type too
     if exists and isinstance(body, Bottom):
         return body
