@@ -59,8 +59,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from planproof.boundary import replace_text
 from planproof.data import DataUnavailableError, cache_dir, open_wheel
-from planproof.data.cache import atomic_write_text
 from planproof.data.eai_wheel import EAI_EVAL_VERSION, EAI_WHEEL, WHEEL_SHA256
 from planproof.data.published import VHE_WHEEL
 from planproof.data.wheels import PinnedWheel, ensure
@@ -366,7 +366,7 @@ def _build(venv: Path, timeout: float, flavour: Flavour = LTL) -> None:
         f"importing {flavour.what}",
         timeout,
     )
-    atomic_write_text(venv / STAMP_NAME, json.dumps(_stamp(flavour), indent=1) + "\n")
+    replace_text(venv / STAMP_NAME, json.dumps(_stamp(flavour), indent=1) + "\n", durable=True)
 
 
 def _link_fast_downward(py: str, timeout: float) -> None:
@@ -609,5 +609,5 @@ def reference_published_cached(
         module, {model: responses}, workdir / module / model, planner=planner
     )
     doc = {**run.models[model], "versions": run.versions, "wall_s": run.wall_s}
-    atomic_write_text(target, json.dumps(doc))
+    replace_text(target, json.dumps(doc), durable=True)
     return doc, False

@@ -71,7 +71,7 @@ from reference_env import (
     run_reference_published,
 )
 
-from planproof.data.cache import atomic_write_text
+from planproof.boundary import replace_text
 from planproof.data.published import VHE_WHEEL, published_files
 from planproof.data.reference_figures import WHOLE_FILES_PATH
 
@@ -181,7 +181,7 @@ def save(doc: Mapping[str, Any], path: Path = WHOLE_FILES_PATH) -> None:
         lines.append("  }" + ("," if i < len(modules) - 1 else ""))
     lines += [" }", "}"]
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(path, "\n".join(lines) + "\n")
+    replace_text(path, "\n".join(lines) + "\n", durable=True)
 
 
 def provenance(versions: Mapping[str, str]) -> dict[str, Any]:

@@ -33,7 +33,7 @@ def test_the_seeded_session_cache_never_writes_behind_its_links(
 ) -> None:
     """The session cache links to the user's files; a file the code rewrites (atomically)
     replaces its link, and the user's file stays as it was."""
-    from planproof.data.cache import atomic_write_text
+    from planproof.boundary import replace_text
     from tests.conftest import _seed
 
     user = tmp_path / "user"
@@ -49,6 +49,6 @@ def test_the_seeded_session_cache_never_writes_behind_its_links(
     assert link.is_symlink() and link.read_text() == "user's"
     assert (session / "reference-x-venv").is_symlink()
     assert not (session / "planner-cache.sqlite3").exists()  # written in place: not linked
-    atomic_write_text(link, "session's")
+    replace_text(link, "session's")
     assert not link.is_symlink() and link.read_text() == "session's"
     assert (user / "eai" / "tasks.json").read_text() == "user's"

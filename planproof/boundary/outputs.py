@@ -24,6 +24,7 @@ __all__ = [
     "output_dir",
     "output_file",
     "output_lock",
+    "replace_bytes",
     "replace_files",
     "replace_json",
     "replace_lines",
@@ -206,26 +207,37 @@ def replace_files(
         raise _cannot_write(f"results to {out}", exc, source) from None
 
 
-def replace_lines(path: Path, rows: Iterable[str]) -> None:
-    """Write ``path`` from text chunks under a temporary name unique to this process, then
-    rename it over ``path`` in one step: a reader (or a kill) sees the old complete file
-    or the new complete file, never a mix, and two writers never share a temporary."""
+def replace_lines(path: Path, rows: Iterable[str], *, durable: bool = False) -> None:
+    """Write ``path`` (UTF-8) from text chunks under a temporary name unique to this
+    process, then rename it over ``path`` in one step: a reader (or a kill) sees the old
+    complete file or the new complete file, never a mix, and two writers never share a
+    temporary. The parent directory is created; ``durable`` also syncs the data to disk
+    before the rename (the data cache: a crash must not leave an empty file behind)."""
+    replace_bytes(path, (row.encode("utf-8") for row in rows), durable=durable)
+
+
+def replace_text(path: Path, text: str, *, durable: bool = False) -> None:
+    """:func:`replace_lines` for one text."""
+    replace_bytes(path, (text.encode("utf-8"),), durable=durable)
+
+
+def replace_bytes(path: Path, chunks: Iterable[bytes], *, durable: bool = False) -> None:
+    """:func:`replace_lines` for bytes: the one atomic write of the project."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        os.fchmod(fd, 0o644)  # mkstemp's 0600 would hide results from the group
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            for row in rows:
-                fh.write(row)
+        os.fchmod(fd, 0o644)  # mkstemp's 0600 would hide results (and data) from the group
+        with os.fdopen(fd, "wb") as fh:
+            for chunk in chunks:
+                fh.write(chunk)
+            if durable:
+                fh.flush()
+                os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-
-
-def replace_text(path: Path, text: str) -> None:
-    """:func:`replace_lines` for one text."""
-    replace_lines(path, (text,))
 
 
 def replace_json(path: Path, data: Any, **dumps: Any) -> None:

@@ -118,8 +118,8 @@ def score_cells(
     (a corrupt, truncated or unreadable file: the message names it) is left out with a
     warning and added to ``failures`` (its message) and ``failed_cells`` (the cell and
     the message); the other cells are scored."""
+    from planproof.boundary import replace_text
     from planproof.commands.progress import progress_bar
-    from planproof.data.cache import atomic_write_text
     from planproof.runs.published_sweep import Shard, evaluate_job, merge_shards
 
     config = executor_config(args)  # a bad option is refused even when all is cached
@@ -175,7 +175,7 @@ def score_cells(
 
             def finished(i: int, value: dict[str, Any]) -> None:
                 results[i] = value
-                atomic_write_text(_cache_dir() / f"{keys[i]}.json", json.dumps(value))
+                replace_text(_cache_dir() / f"{keys[i]}.json", json.dumps(value), durable=True)
 
             executor.map(evaluate_job, [job for job, _ in jobs], on_done=done)
     for i in sorted(failed):

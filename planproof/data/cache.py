@@ -1,10 +1,11 @@
 """The local data cache: where fetched and converted data live, and how they are written.
 
 Everything planproof derives from third-party data is computed once and kept here, so a
-second run is a cheap file read. Writes are atomic (temporary file, then ``os.replace``)
-so an interrupted run or two concurrent test workers never leave a half-written file,
-and converted files carry a *stamp* (format name, converter version, source hash) so a
-stale file is detected and rebuilt instead of silently trusted.
+second run is a cheap file read. Writes are atomic (:func:`planproof.boundary.replace_bytes`:
+temporary file, synced, then ``os.replace``) so an interrupted run or two concurrent test
+workers never leave a half-written file, and converted files carry a *stamp* (format name,
+converter version, source hash) so a stale file is detected and rebuilt instead of
+silently trusted.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from pathlib import Path
 from typing import IO, Any, TypeVar
 
 from platformdirs import user_cache_dir
+
+from planproof.boundary.outputs import replace_bytes, replace_text
 
 T = TypeVar("T")
 
@@ -45,28 +48,6 @@ def cache_dir() -> Path:
     return root
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` so that readers see either the old or the new file."""
-    import tempfile
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644)  # mkstemp creates 0600; cached data is not secret
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    atomic_write_bytes(path, text.encode("utf-8"))
-
-
 def read_stamped_json(path: Path, stamp: Mapping[str, Any]) -> dict[str, Any] | None:
     """The JSON object in ``path`` if its ``"stamp"`` equals ``stamp``, else None
     (missing, unreadable, corrupt or stale files are all simply rebuilt)."""
@@ -83,7 +64,7 @@ def write_stamped_json(path: Path, stamp: Mapping[str, Any], payload: Mapping[st
     """Atomically write ``{"stamp": stamp, **payload}`` as JSON; returns the text written."""
     doc = {"stamp": dict(stamp), **payload}
     text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
-    atomic_write_text(path, text)
+    replace_text(path, text, durable=True)
     return text
 
 
@@ -235,7 +216,7 @@ def write_stamped_pickle(
     buf = io.BytesIO()
     buf.write(_stamp_line(stamp))
     _Pickler(buf, shared or {}, canonical).dump(obj)
-    atomic_write_bytes(path, buf.getvalue())
+    replace_bytes(path, (buf.getvalue(),), durable=True)
 
 
 def cached_pickle(

@@ -14,7 +14,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from planproof.data.cache import DataUnavailableError, atomic_write_text, cache_dir
+from planproof.boundary import replace_text
+from planproof.data.cache import DataUnavailableError, cache_dir
 from planproof.data.wheels import PinnedWheel, open_pinned
 
 VHE_VERSION = "0.1.1"
@@ -96,8 +97,9 @@ def _extract() -> None:
                         f"{_member(folder, model)} is not a JSON list of responses"
                     )
                 target = root / f"{module}-{dataset}" / f"{model}.json"
-                atomic_write_text(target, json.dumps(records, ensure_ascii=False, indent=1))
-    atomic_write_text(root / "stamp.json", json.dumps(_stamp()))
+                text = json.dumps(records, ensure_ascii=False, indent=1)
+                replace_text(target, text, durable=True)
+    replace_text(root / "stamp.json", json.dumps(_stamp()), durable=True)
 
 
 def _stamp() -> dict[str, object]:

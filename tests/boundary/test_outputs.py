@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -48,3 +49,27 @@ def test_write_text_replaces_a_file_atomically(tmp_path: Path) -> None:
         write_text(target, "half\n\ud800", source="--write-episodes")
     assert target.read_text(encoding="utf-8") == "new\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["episodes.jsonl"]
+
+
+@pytest.mark.parametrize("durable", [False, True])
+def test_replace_bytes_is_all_or_nothing(tmp_path: Path, durable: bool) -> None:
+    """The one atomic write (results and the data cache): parents created, the file
+    readable by the group, and a write that fails midway leaves the old file and no
+    temporary behind."""
+    from planproof.boundary import replace_bytes, replace_lines
+
+    target = tmp_path / "new" / "dir" / "f.bin"
+    replace_bytes(target, (b"old", b"\x00\xff"), durable=durable)
+    assert target.read_bytes() == b"old\x00\xff"
+    assert target.stat().st_mode & 0o777 == 0o644
+
+    def failing() -> Iterator[str]:
+        yield "half"
+        raise RuntimeError("killed")
+
+    with pytest.raises(RuntimeError, match="killed"):
+        replace_lines(target, failing(), durable=durable)
+    with pytest.raises(UnicodeEncodeError):
+        replace_lines(target, ["ok", "\ud800"], durable=durable)
+    assert target.read_bytes() == b"old\x00\xff"
+    assert sorted(p.name for p in target.parent.iterdir()) == ["f.bin"]

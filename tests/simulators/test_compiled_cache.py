@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from planproof.boundary import replace_text
 from planproof.data import cache
 from planproof.data.cache import (
     cached_pickle,
@@ -78,7 +79,7 @@ def test_only_data_classes_are_resolved(tmp_path: Path) -> None:
     run; the data classes and the atom reconstruction are accepted."""
     path = tmp_path / "x.pickle"
     victim = tmp_path / "written.txt"
-    for evil in (_Evil(os.getcwd), _Evil(cache.atomic_write_text, victim, "x")):
+    for evil in (_Evil(os.getcwd), _Evil(replace_text, victim, "x")):
         path.write_bytes(cache._stamp_line(STAMP) + pickle.dumps(evil))
         assert read_stamped_pickle(path, STAMP) is None
     assert not victim.exists()
