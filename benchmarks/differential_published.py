@@ -236,13 +236,9 @@ def subgoal_figures(summary: Mapping[str, Any]) -> dict[str, float]:
     return figures("subgoal-decomposition", _percent(summary))
 
 
-def sd_reference_verdict(rt: Mapping[str, Any]) -> tuple[bool, bool, str]:
-    """(executable, success, category) of one task in the reference's ``error_info.json``:
-    its ``info`` is the report tuple's text, whose first item is the category (``Correct``,
-    ``GoalUnreachable``: executed; ``Runtime``, ``Hallucination``, ``NotParseable``: not)."""
-    info = str(rt.get("info") or "")
-    category = info[2:].split("'", 1)[0] if info.startswith("('") else "NotEvaluated"
-    return category in ("Correct", "GoalUnreachable"), bool(rt.get("success")), category
+NOT_EVALUATED = ("NotEvaluated", False, False)
+"""The reference's verdict on a task its run left no record of: neither executable nor
+successful."""
 
 
 UNKNOWN_PRIMITIVE = re.compile(r"Unknown primitive: (\w+)")
@@ -349,7 +345,11 @@ def classify_subgoal_task(
     per-subgoal outcomes) let the classes that read the answer or replay the reference's
     plan be told apart. The classes are documented in docs/reference-differences.md
     ("Subgoal decomposition")."""
-    ref_exec, ref_ok, category = sd_reference_verdict(ref)
+    from planproof.runs.subgoal_reference_check import stored_verdict
+
+    # the one reader of the reference's reports (``Runtime`` executable by its second item,
+    # as the reference's ``traj_eval_stats`` counts it)
+    category, ref_exec, ref_ok = NOT_EVALUATED if ref.get("info") is None else stored_verdict(ref)
     if (ref_exec, ref_ok) == (mine.executable, mine.success):
         return None
     info = str(ref.get("info") or "")

@@ -17,7 +17,6 @@ from benchmarks.differential_published import (
     conjunction_never_held,
     dropped_subgoals,
     reference_plan,
-    sd_reference_verdict,
 )
 from planproof.data import DataUnavailableError
 from planproof.data.published import published_files
@@ -60,13 +59,14 @@ def _classify(model: str, ident: str, ref: dict[str, Any]) -> str | None:
 
 
 def test_reference_verdict_reads_the_report_category() -> None:
-    assert sd_reference_verdict({"success": True, "info": "('Correct', True, [])"}) == (
-        True,
-        True,
-        "Correct",
-    )
-    assert sd_reference_verdict({"success": False, "info": "('GoalUnreachable', True)"})[0]
-    assert sd_reference_verdict({"success": False, "info": None}) == (False, False, "NotEvaluated")
+    """The reference's verdict is its report read by ``stored_verdict`` (category first;
+    ``Runtime`` executable by its second item); a task its run left no record of is
+    neither executable nor successful."""
+    mine = _trajectory(HAIKU, "259_1")
+    assert mine.executable and mine.success
+    correct = {"success": True, "info": "('Correct', True, [[3]], [], {})"}
+    assert classify_subgoal_task(correct, mine) is None
+    assert classify_subgoal_task({"reference-no-record": True}, mine) == "unexplained:NotEvaluated"
 
 
 def test_unknown_primitive_close() -> None:
