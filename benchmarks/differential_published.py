@@ -209,7 +209,7 @@ def classify_action_sequencing(
 def trajectory_figures(summary: Mapping[str, Any]) -> dict[str, float]:
     """The reference's action-sequencing summary under the paper's figure names (its keys
     are the ones planproof's summary uses)."""
-    from planproof.runs.published_sweep import figures
+    from planproof.runs.figures import figures
 
     return figures("action-sequencing", summary)
 
@@ -231,7 +231,7 @@ def _percent(tree: Any) -> Any:
 
 def subgoal_figures(summary: Mapping[str, Any]) -> dict[str, float]:
     """The reference's subgoal-decomposition summary (fractions) under the paper's names."""
-    from planproof.runs.published_sweep import figures
+    from planproof.runs.figures import figures
 
     return figures("subgoal-decomposition", _percent(summary))
 
@@ -790,7 +790,7 @@ def cached_reference_cells(
 def planproof_figures(module: str, summary: Mapping[str, Any]) -> dict[str, float]:
     """planproof's figures under the reference's names (transition modeling: its reading of
     the reference's counting, next to its own clause F1 as ``<category>_own_f1``)."""
-    from planproof.runs.published_sweep import figures
+    from planproof.runs.figures import figures
 
     if module == "goal-interpretation":
         return planproof_goal_figures(summary)

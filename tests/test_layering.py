@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
+from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
 import pytest
@@ -68,6 +69,57 @@ def test_imports_respect_layers(path: Path) -> None:
         layer = _layer(mod)
         if layer is not None:
             assert layer <= own, f"{path.name} (layer {ORDER[own]}) imports {mod}"
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _import_graph() -> dict[str, set[str]]:
+    """Module → the planproof modules it imports anywhere in its text (at the top, in a
+    function, under ``TYPE_CHECKING``): a name imported from a package is an edge to the
+    package's ``__init__`` unless it names one of its modules."""
+    modules = {_module_name(p): p for p in ROOT.rglob("*.py")}
+
+    def owner(name: str) -> str | None:
+        while name and name not in modules:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        targets: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                for a in node.names:
+                    sub = f"{node.module}.{a.name}"
+                    targets.add(sub if sub in modules else node.module)
+        graph[name] = {
+            o for t in targets if t.startswith("planproof.") and (o := owner(t)) not in (None, name)
+        }
+    return graph
+
+
+def test_no_import_circle() -> None:
+    """No module of planproof imports, even lazily inside a function, one that imports it
+    back through any chain: a lazy import only hides a circle (planproof/report once had a
+    four-module one), and the next top-level import turns it into an ImportError."""
+    try:
+        TopologicalSorter(_import_graph()).prepare()
+    except CycleError as exc:
+        pytest.fail("import circle: " + " -> ".join(exc.args[1]))
+
+
+def test_the_circle_check_sees_a_lazy_circle() -> None:
+    """The check itself: a function-level import closing a circle is one."""
+    graph = _import_graph()
+    graph["planproof.ltl.nnf"].add("planproof.pddl.ground")  # as if nnf imported it lazily
+    with pytest.raises(CycleError):
+        TopologicalSorter(graph).prepare()
+    assert "planproof.ltl.nnf" in graph["planproof.pddl.ground"]  # a real edge is seen
 
 
 def _modules_loaded_by(code: str) -> set[str]:

@@ -38,7 +38,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from planproof.metrics.paired import compare_rows
-    from planproof.report.load import ReportError, load_run
+    from planproof.report.load import ReportError
+    from planproof.report.results_dirs import load_run
 
     try:
         a, b = load_run(args.run_a), load_run(args.run_b)

@@ -19,7 +19,7 @@ def print_readings(module: str, summary: Mapping[str, Any], reading: str) -> Non
     from rich.table import Table
 
     from planproof.commands.console import stdout_console
-    from planproof.runs.published_sweep import figures
+    from planproof.runs.figures import figures
 
     console = stdout_console()
     note = summary.get("reference_reading_note")

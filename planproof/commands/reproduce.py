@@ -571,7 +571,7 @@ def _user_figures(
     reference counts (``reference_counting``) is a section of its own, as for the
     published models."""
     from planproof.report.leaderboard import TM_COUNTING
-    from planproof.runs.published_sweep import figures
+    from planproof.runs.figures import figures
 
     if section == TM_COUNTING:
         counted = summary["reference_counting"]

@@ -1,8 +1,8 @@
 """Operator schemas as plain data: the one place a world's transition model is written.
 
-A simulator declares its actions once with :func:`operator` (PDDL syntax for the
-precondition and effect), and the same :class:`Operator` objects drive symbolic
-execution, the generic error classifier and the export to PDDL planners. Conditions are
+A simulator declares its actions once with :func:`planproof.pddl.sexpr_io.operator` (PDDL
+syntax for the precondition and effect), and the same :class:`Operator` objects drive
+symbolic execution, the generic error classifier and the export to PDDL planners. Conditions are
 formulas of the goal logic (``planproof.ltl.ast``) whose variables are the operator's
 parameters, so one evaluator and one printer serve goals and preconditions alike.
 """
@@ -254,32 +254,6 @@ def operator_atoms(op: Operator) -> Iterator[Atom]:
                 stack.extend(inner)
             case ForallEffect(_, inner):
                 stack.extend(inner)
-
-
-def operator(
-    name: str,
-    params: str,
-    *,
-    pre: str = "()",
-    eff: str = "()",
-    implicit: Iterable[str] = (),
-    description: str = "",
-) -> Operator:
-    """Build an operator from PDDL text: ``params`` like ``"(?c - character ?o - object)"``,
-    ``pre``/``eff`` a PDDL condition and effect. Names are written without ``?`` in
-    ``implicit``."""
-    from planproof.pddl.sexpr_io import read_condition, read_effect, read_parameters
-
-    ps = read_parameters(params)
-    scope = {p.name for p in ps}
-    return Operator(
-        name=name,
-        params=ps,
-        precondition=read_condition(pre, scope),
-        effects=read_effect(eff, scope),
-        implicit=tuple(implicit),
-        description=description,
-    )
 
 
 def parameter_vars(op: Operator) -> tuple[Var, ...]:

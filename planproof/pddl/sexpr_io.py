@@ -43,7 +43,7 @@ from planproof.pddl.numeric import (
     expr_vars,
 )
 from planproof.pddl.scanner import scan_one
-from planproof.pddl.schema import Add, Delete, Effect, ForallEffect, Param, When
+from planproof.pddl.schema import Add, Delete, Effect, ForallEffect, Operator, Param, When
 
 MAX_FRAGMENT = 1_000_000
 """Longest condition or effect text accepted, in characters."""
@@ -295,3 +295,27 @@ __all__ = [
     "read_parameters",
     "sexpr_to_text",
 ]
+
+
+def operator(
+    name: str,
+    params: str,
+    *,
+    pre: str = "()",
+    eff: str = "()",
+    implicit: Iterable[str] = (),
+    description: str = "",
+) -> Operator:
+    """Build an operator from PDDL text: ``params`` like ``"(?c - character ?o - object)"``,
+    ``pre``/``eff`` a PDDL condition and effect. Names are written without ``?`` in
+    ``implicit``."""
+    ps = read_parameters(params)
+    scope = {p.name for p in ps}
+    return Operator(
+        name=name,
+        params=ps,
+        precondition=read_condition(pre, scope),
+        effects=read_effect(eff, scope),
+        implicit=tuple(implicit),
+        description=description,
+    )

@@ -4,7 +4,8 @@ goal-type charts, and a per-task drill-down. Reads only the files a run wrote; n
 imports an LLM client or a planner."""
 
 from planproof.report.html import build_report, render_runs, write_report
-from planproof.report.load import ReportError, Run, find_run_dirs, load_run, load_runs
+from planproof.report.load import ReportError, Run
+from planproof.report.results_dirs import find_run_dirs, load_run, load_runs
 
 __all__ = [
     "ReportError",

@@ -26,10 +26,11 @@ from planproof.report import episodes
 from planproof.report.charts import Series, bar_chart
 from planproof.report.episode_dirs import BENCHMARKS, DATASET
 from planproof.report.escaping import neutralise
-from planproof.report.load import ReportError, ResponseRecord, Run, as_str, load_runs
+from planproof.report.load import ReportError, ResponseRecord, Run, as_str
 from planproof.report.outcome import OK, TaskOutcome, task_outcome
 from planproof.report.prompts import PromptPool, Segment
 from planproof.report.reproduced import REPRODUCE, section_title, tables
+from planproof.report.results_dirs import load_runs
 from planproof.report.tables import (
     COLUMNS,
     TM_CATEGORIES,

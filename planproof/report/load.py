@@ -11,7 +11,7 @@ naming the file), because without them the page cannot say what the run was.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -354,31 +354,16 @@ def _evaluate_info(summary: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def load_run(path: Path) -> Run:
-    """Read one results directory (``planproof run`` or ``evaluate`` output);
-    :class:`ReportError` when it is neither."""
-    if not path.is_dir():
-        raise ReportError(
-            f"{path}: not a results directory (it does not exist or is a file); "
-            f"expected a directory with {EXPECTED}"
-        )
-    if is_reproduce_dir(path):
-        raise ReportError(f"{path}: reproduce eai output holds several sections: load_runs")
-    if not is_results_dir(path):
-        raise ReportError(f"{path}: not a results directory; expected {EXPECTED}")
-    summary = read_object(path / SUMMARY_FILE)
+def read_run(path: Path, summary: dict[str, Any]) -> Run:
+    """One results directory of planproof's own layout (``run.json``, or ``evaluate``'s
+    ``summary.json`` naming its module) whose ``summary`` is read;
+    :func:`planproof.report.results_dirs.load_run` picks the reader of a directory."""
     from_run = (path / RUN_FILE).exists()
-    if not from_run:
-        from planproof.report.episode_dirs import benchmark_of, load_benchmark_run
-
-        benchmark = benchmark_of(path, summary)
-        if benchmark is not None:
-            return load_benchmark_run(path, benchmark, summary)
-        if not (as_str(summary.get("module")) or infer_module(summary)):
-            raise ReportError(
-                f"{path / SUMMARY_FILE}: not a summary planproof writes (it names no module "
-                f"or benchmark); expected {EXPECTED}"
-            )
+    if not from_run and not (as_str(summary.get("module")) or infer_module(summary)):
+        raise ReportError(
+            f"{path / SUMMARY_FILE}: not a summary planproof writes (it names no module "
+            f"or benchmark); expected {EXPECTED}"
+        )
     run_doc = read_object(path / RUN_FILE) if from_run else _evaluate_info(summary)
     notes: list[str] = []
     raw_responses = read_jsonl(path / RESPONSES_FILE, notes)
@@ -421,56 +406,3 @@ def load_run(path: Path) -> Run:
         notes=tuple(dict.fromkeys(notes)),
         evaluated=evaluated,
     )
-
-
-SEARCH_DEPTH = 3
-"""How deep a directory without results is searched for results directories: the
-default layout of ``planproof run`` is ``planproof-runs/MODEL/MODULE-DATASET`` (two
-levels), ``planproof-results/MODULE-DATASET`` one."""
-
-
-def _results_below(path: Path, depth: int) -> list[Path]:
-    """Results directories under ``path`` (not descending into one), sorted."""
-    if depth == 0:
-        return []
-    out: list[Path] = []
-    try:
-        children = sorted(d for d in path.iterdir() if d.is_dir() and not d.is_symlink())
-    except OSError:
-        return []
-    for d in children:
-        out.extend([d] if is_results_dir(d) else _results_below(d, depth - 1))
-    return out
-
-
-def find_run_dirs(paths: Iterable[Path]) -> list[Path]:
-    """The results directories named: a directory holding ``run.json`` or ``summary.json``
-    is one; a directory without either stands for the results directories below it, up
-    to :data:`SEARCH_DEPTH` levels (so ``planproof report planproof-runs`` finds every
-    run of the default layout). Anything else is passed through for :func:`load_run` to
-    reject with a message."""
-    out: list[Path] = []
-    for p in paths:
-        if p.is_dir() and not is_results_dir(p):
-            out.extend(_results_below(p, SEARCH_DEPTH) or [p])
-        else:
-            out.append(p)
-    return list(dict.fromkeys(out))
-
-
-def load_results(path: Path) -> list[Run]:
-    """The runs of one results directory: one, or one per table section of a
-    ``reproduce eai`` directory."""
-    if is_reproduce_dir(path):
-        from planproof.report.reproduced import load_reproduced
-
-        return load_reproduced(path)
-    return [load_run(path)]
-
-
-def load_runs(paths: Sequence[Path]) -> list[Run]:
-    """:func:`load_results` over :func:`find_run_dirs`; at least one run is required."""
-    dirs = find_run_dirs(paths)
-    if not dirs:
-        raise ReportError("no run directories given")
-    return [run for d in dirs for run in load_results(d)]

@@ -107,7 +107,7 @@ def summary_and_rows(
     with its reference reading (``reference_reading``: in words, as the published models'
     task records have it; ``reference_verdict``: the verdict and the correction as data),
     and planproof's own results."""
-    from planproof.runs.published_sweep import figures
+    from planproof.runs.figures import figures
 
     summary = r.summarize(results)
     summary["reference_reading_figures"] = figures(r.module, summary["reference_reading"])

@@ -108,7 +108,7 @@ def whole_file_figures(
     """The reading's figures over a whole file, drawn as the batches drew (for the cells
     the reference has run on every task: their figures are its own)."""
     from planproof.metrics import reference_subgoal_decomposition as R
-    from planproof.runs.published_sweep import figures
+    from planproof.runs.figures import figures
 
     draws = R.file_draws(rows, batch=batch)
     scored = []

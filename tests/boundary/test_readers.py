@@ -17,7 +17,8 @@ from planproof.interface.errors import ResponsesFileError
 from planproof.interface.responses import read_responses
 from planproof.ltl.errors import LTLError
 from planproof.ltl.io import load_json, trace_from_json
-from planproof.report.load import ReportError, load_run
+from planproof.report.load import ReportError
+from planproof.report.results_dirs import load_run
 from planproof.simulators.housekeep.episode import load_episodes as load_housekeep
 from planproof.simulators.housekeep.errors import HousekeepError
 from planproof.simulators.housekeep.preferences import load_store

@@ -19,7 +19,8 @@ from planproof.metrics.subgoal_decomposition import (
     gold_response,
     summarize,
 )
-from planproof.pddl.schema import Domain, operator
+from planproof.pddl.schema import Domain
+from planproof.pddl.sexpr_io import operator
 from planproof.simulators.core import ErrorKind, Task, World
 from planproof.simulators.core.search import focus_objects, formula_goal, search
 

@@ -18,7 +18,8 @@ from planproof.pddl.eai import EaiPddl
 from planproof.pddl.ground import dnf, ground_strips
 from planproof.pddl.planners import PlanStatus, plan
 from planproof.pddl.reader import declare_missing_objects, read_domain, read_problem
-from planproof.pddl.schema import Domain, operator
+from planproof.pddl.schema import Domain
+from planproof.pddl.sexpr_io import operator
 from planproof.simulators.core import Action, World, replay
 from tests.pddl.conftest import sample
 from tests.pddl.test_reader_writer import SMALL_DOMAIN, SMALL_PROBLEM

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 from planproof.ltl.ast import Atom, Const
 from planproof.ltl.trace import State
-from planproof.pddl.schema import Domain, operator
+from planproof.pddl.schema import Domain
+from planproof.pddl.sexpr_io import operator
 from planproof.simulators.core import World
 from planproof.simulators.core.world import Bound
 

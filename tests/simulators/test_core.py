@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from planproof.ltl.ast import Exists, Forall, walk
 from planproof.ltl.trace import Universe, ground_atom
 from planproof.pddl.errors import PDDLSyntaxError
-from planproof.pddl.schema import Domain, operator
-from planproof.pddl.sexpr_io import read_condition, read_effect
+from planproof.pddl.schema import Domain
+from planproof.pddl.sexpr_io import operator, read_condition, read_effect
 from planproof.pddl.writer import condition_text, operator_text
 from planproof.simulators.core import Action, ErrorKind, World, replay
 from planproof.simulators.core.logic import Facts, KeyFacts, atom_key, compile_condition

@@ -216,7 +216,8 @@ def test_an_action_atom_beside_a_static_fact_on_a_tiny_world() -> None:
     """The smallest case the random comparison found: ``rel(c, c)``, ``rel(c, b)``, the
     last action ``op0(b, c)`` and the static ``s(c)``, three actions away."""
     from planproof.ltl.ast import Not
-    from planproof.pddl.schema import Domain, operator
+    from planproof.pddl.schema import Domain
+    from planproof.pddl.sexpr_io import operator
     from planproof.simulators.core import World
 
     def a(pred: str, *xs: str) -> Atom:

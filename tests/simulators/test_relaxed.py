@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 
 from planproof.ltl.ast import Atom, Const
 from planproof.ltl.trace import State
-from planproof.pddl.schema import Domain, When, all_effects, operator
+from planproof.pddl.schema import Domain, When, all_effects
+from planproof.pddl.sexpr_io import operator
 from planproof.simulators.core import Task
 from planproof.simulators.core.logic import Facts
 from planproof.simulators.core.relaxed import NEVER, live_actions, nnf, relax, relaxed_layers

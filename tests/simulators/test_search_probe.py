@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 
 import planproof.simulators.core.search as search_module
 from planproof.ltl.ast import And, Atom, Const, Formula, Not
-from planproof.pddl.schema import Domain, operator
+from planproof.pddl.schema import Domain
+from planproof.pddl.sexpr_io import operator
 from planproof.simulators.core.replay import action_atom
 from planproof.simulators.core.search import (
     PROBE_EXPANSIONS,

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from planproof.pddl.schema import Domain, Operator, operator
+from planproof.pddl.schema import Domain, Operator
+from planproof.pddl.sexpr_io import operator
 
 UNARY_FLUENTS: tuple[str, ...] = (
     "cooked",

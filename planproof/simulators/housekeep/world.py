@@ -19,7 +19,8 @@ from functools import cache
 
 from planproof.ltl.ast import Atom, Const
 from planproof.ltl.trace import State, Trace, ground_atom
-from planproof.pddl.schema import Domain, operator
+from planproof.pddl.schema import Domain
+from planproof.pddl.sexpr_io import operator
 from planproof.simulators.core import (
     Action,
     ErrorKind,

@@ -19,7 +19,8 @@ from typing import Any
 
 from planproof.ltl.ast import Atom
 from planproof.ltl.trace import State, Trace
-from planproof.pddl.schema import Domain, Operator, operator
+from planproof.pddl.schema import Domain, Operator
+from planproof.pddl.sexpr_io import operator
 from planproof.simulators.core import Action, ErrorKind, Replay, StepError, World, replay
 from planproof.simulators.partnr.errors import EpisodeFormatError, PlanFormatError
 from planproof.simulators.partnr.model import EVALUATION_KEYS, EvaluationFunction, parse_evaluation

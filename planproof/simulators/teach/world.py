@@ -22,7 +22,8 @@ from functools import cache
 
 from planproof.ltl.ast import Atom, Const
 from planproof.ltl.trace import State
-from planproof.pddl.schema import Domain, Operator, operator
+from planproof.pddl.schema import Domain, Operator
+from planproof.pddl.sexpr_io import operator
 from planproof.simulators.core import Action, World
 from planproof.simulators.teach.state import INSIDE, ObjectState, SymbolicState
 

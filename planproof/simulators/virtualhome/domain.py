@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from planproof.pddl.schema import Domain, Operator, operator
+from planproof.pddl.schema import Domain, Operator
+from planproof.pddl.sexpr_io import operator
 
 STATES = ("on", "off", "open", "closed", "plugged_in", "plugged_out", "clean", "dirty")
 CHARACTER_STATES = ("sitting", "lying")
