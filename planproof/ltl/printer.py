@@ -9,6 +9,13 @@ from __future__ import annotations
 
 from planproof.ltl import ast
 
+KEYWORDS = frozenset(
+    {"then", "implies", "or", "and", "not", "forall", "exists", "forn", "forpairs", "fornpairs"}
+    | {"true", "false"}
+)
+"""The words of the grammar (``ltl.lark``, any case): a name that is one would not parse
+back as a name, so the readers of names from other formats refuse it."""
+
 # binding strength: higher binds tighter
 _PREC = {
     ast.Then: 1,

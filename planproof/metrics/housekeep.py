@@ -36,22 +36,15 @@ from dataclasses import asdict, dataclass
 from enum import StrEnum
 from typing import Literal
 
-from planproof.simulators.housekeep.episode import Episode
+from planproof.simulators.housekeep.episode import METRIC_NAMES, Episode
 from planproof.simulators.housekeep.preferences import Judgement, PreferenceStore, Verdict
 from planproof.simulators.housekeep.world import Outcome
 
 Judge = Callable[[str, str | None], Judgement]
 """``judge(object, receptacle)``: the votes for an object on a receptacle (None = held)."""
 
-METRICS = (
-    "episode_success",
-    "object_success",
-    "soft_object_success",
-    "rearrangement_quality",
-    "pick_place_efficiency",
-    "misplaced_found",
-    "map_coverage",
-)
+METRICS = METRIC_NAMES
+"""The seven metrics, named (and ordered) once with the episode format that stores them."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -243,3 +243,15 @@ def test_token_soup_never_crashes(tokens: list[str]) -> None:
 def test_non_string_input_is_a_type_error() -> None:
     with pytest.raises(TypeError):
         parse(b"p()")  # type: ignore[arg-type]
+
+
+def test_keywords_are_the_grammars_words() -> None:
+    """``KEYWORDS`` (the names the readers of other formats refuse) is exactly the set of
+    words the grammar reserves."""
+    import re
+    from importlib import resources
+
+    from planproof.ltl.printer import KEYWORDS
+
+    grammar = resources.files("planproof.ltl").joinpath("ltl.lark").read_text(encoding="utf-8")
+    assert set(re.findall(r'"([a-z]+)"i', grammar)) == KEYWORDS

@@ -12,23 +12,8 @@ import re
 
 from planproof.ltl.bddl.errors import error_at
 from planproof.ltl.bddl.sexpr import SExpr
+from planproof.ltl.printer import KEYWORDS
 
-_LTL_KEYWORDS = frozenset(
-    {
-        "then",
-        "implies",
-        "or",
-        "and",
-        "not",
-        "forall",
-        "exists",
-        "forn",
-        "forpairs",
-        "fornpairs",
-        "true",
-        "false",
-    }
-)
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 INSTANCE = re.compile(r"(?P<base>.+)_(?P<idx>[0-9]+)")
 """A BDDL instance name: ``base`` is the category, ``idx`` the instance number."""
@@ -39,7 +24,7 @@ _SYNSET = re.compile(r"(?P<lemma>.+)_(?P<pos>[nvasr])_(?P<sense>[0-9]{2})")
 def check_name(name: str, what: str, at: SExpr | None, text: str) -> str:
     """``name`` if the LTL grammar can read it back as a name; a ``bad-name`` error at
     ``at`` otherwise (``what`` says which kind of name, for the message)."""
-    if not _NAME.fullmatch(name) or name.lower() in _LTL_KEYWORDS:
+    if not _NAME.fullmatch(name) or name.lower() in KEYWORDS:
         raise error_at(f"{what} {name!r} cannot be written as an LTL name", at, text, "bad-name")
     return name
 

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from planproof import boundary
+from planproof.ltl.printer import KEYWORDS
 from planproof.simulators.housekeep.errors import EpisodeFormatError
 from planproof.simulators.housekeep.preferences import Judgement, PreferenceStore
 
@@ -39,22 +40,6 @@ COUNTER_PREFIX = "slots"
 capacity encoding (``world.py``)."""
 
 _ID = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[0-9]+)?$")
-_KEYWORDS = frozenset(
-    {
-        "then",
-        "implies",
-        "or",
-        "and",
-        "not",
-        "forall",
-        "exists",
-        "forn",
-        "forpairs",
-        "fornpairs",
-        "true",
-        "false",
-    }
-)
 _ACTION = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_\-]*)\s*(?:\((.*)\))?\s*$", re.DOTALL)
 _ARG = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*(\.[0-9]+)?$")
 
@@ -227,7 +212,7 @@ def loads(text: str) -> Any:
 
 
 def _check_id(value: Any, where: str) -> str:
-    if not isinstance(value, str) or not _ID.match(value) or value.lower() in _KEYWORDS:
+    if not isinstance(value, str) or not _ID.match(value) or value.lower() in KEYWORDS:
         raise EpisodeFormatError(
             f"{where}: {value!r} is not a valid id (letters, digits and _, optionally "
             "followed by .N; not a keyword of the goal logic)"
