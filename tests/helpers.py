@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from typing import TypeVar
@@ -36,3 +38,15 @@ def jumping_clock(monkeypatch: pytest.MonkeyPatch, step: float) -> list[float]:
     monkeypatch.setattr(time, "perf_counter", tick)
     monkeypatch.setattr(time, "monotonic", tick)
     return now
+
+
+def modules_loaded_by(code: str) -> set[str]:
+    """The modules a fresh interpreter has loaded after running ``code`` (start-up cost
+    checks: which heavy libraries a command pulls in)."""
+    out = subprocess.run(
+        [sys.executable, "-c", code + "\nimport sys; print('\\n'.join(sys.modules))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return set(out.split())

@@ -4,12 +4,12 @@ packages of lower layers, and the light commands do not import heavy libraries a
 from __future__ import annotations
 
 import ast
-import subprocess
-import sys
 from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
 import pytest
+
+from tests.helpers import modules_loaded_by
 
 ROOT = Path(__file__).resolve().parents[1] / "planproof"
 ORDER = [
@@ -122,18 +122,8 @@ def test_the_circle_check_sees_a_lazy_circle() -> None:
     assert "planproof.ltl.nnf" in graph["planproof.pddl.ground"]  # a real edge is seen
 
 
-def _modules_loaded_by(code: str) -> set[str]:
-    out = subprocess.run(
-        [sys.executable, "-c", code + "\nimport sys; print('\\n'.join(sys.modules))"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    return set(out.split())
-
-
 def test_parsing_does_not_import_heavy_libraries() -> None:
-    loaded = _modules_loaded_by(
+    loaded = modules_loaded_by(
         "from planproof.cli import main\nmain(['ltl', 'parse', 'p(a.1) then q()'])"
     )
     for heavy in ("z3", "scipy", "numpy", "litellm", "unified_planning", "rich", "ray", "pebble"):
@@ -175,6 +165,6 @@ def test_commands_do_not_pay_for_what_they_do_not_use(
     argv = [*argv, "--output", str(tmp_path / "out")]
     if argv[0] != "evaluate":
         argv += ["--cache", str(tmp_path / "c.sqlite3")]
-    loaded = _modules_loaded_by(f"from planproof.cli import main\nmain({argv!r})")
+    loaded = modules_loaded_by(f"from planproof.cli import main\nmain({argv!r})")
     for heavy in absent:
         assert heavy not in loaded, f"`planproof {' '.join(argv[:2])}` imported {heavy}"

@@ -3,11 +3,9 @@ client library nor the planning stack."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
+from tests.helpers import modules_loaded_by
 from tests.report.conftest import Built
 
 pytestmark = pytest.mark.data
@@ -15,18 +13,8 @@ pytestmark = pytest.mark.data
 HEAVY = ("litellm", "unified_planning", "z3", "openai")
 
 
-def _loaded(code: str) -> set[str]:
-    out = subprocess.run(
-        [sys.executable, "-c", code + "\nimport sys; print('\\n'.join(sys.modules))"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    return set(out.split())
-
-
 def test_import_and_build_leave_heavy_libraries_out(built: Built) -> None:
-    loaded = _loaded(
+    loaded = modules_loaded_by(
         "import planproof.report\n"
         f"html = planproof.report.build_report([__import__('pathlib').Path({str(built.root)!r})])\n"
         "assert len(html) > 1000"
