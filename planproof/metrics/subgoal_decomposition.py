@@ -244,12 +244,21 @@ def _diagnose(task: Task, prefix: Sequence[Action], f: Formula) -> StepError:
             adds, dels = eff[0], eff[1]
             if goal((state - dels) | adds, action_atom(b.action)):
                 found.append(b.action)
+    return diagnosis(task, prefix, f, found)
+
+
+def diagnosis(
+    task: Task, prefix: Sequence[Action], f: Formula, found: Sequence[Action]
+) -> StepError:
+    """The error :func:`_diagnose` reports once it has ``found`` the actions that would
+    reach ``f`` in one step: the first one's error that is not an affordance, else the
+    first one's, else a missing step."""
     for a in found:
-        err = replay(world, task.initial, [*prefix, a]).first_error
+        err = replay(task.world, task.initial, [*prefix, a]).first_error
         if err is not None and err.kind is not ErrorKind.AFFORDANCE:
             return err
     if found:
-        err = replay(world, task.initial, [*prefix, found[0]]).first_error
+        err = replay(task.world, task.initial, [*prefix, found[0]]).first_error
         if err is not None:
             return err
     return StepError(

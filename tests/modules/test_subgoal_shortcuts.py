@@ -22,7 +22,6 @@ from planproof.data import DataUnavailableError
 from planproof.data.published import published_files
 from planproof.interface.subgoals import parse_subgoals
 from planproof.ltl.ast import And, Atom, Const, Formula, Not
-from planproof.ltl.printer import to_text
 from planproof.simulators.core import Action, Bound, ErrorKind, StepError, Task, replay
 from planproof.simulators.core.replay import action_atom
 from planproof.simulators.core.search import formula_goal, ground_actions
@@ -52,20 +51,7 @@ def _unfiltered_diagnose(task: Task, prefix: Sequence[Action], f: Formula) -> St
             adds, dels, _ = world.effects(b, state, keys)
             if goal((state - dels) | adds, action_atom(b.action)):
                 found.append(b.action)
-    for a in found:
-        err = replay(world, task.initial, [*prefix, a]).first_error
-        if err is not None and err.kind is not ErrorKind.AFFORDANCE:
-            return err
-    if found:
-        err = replay(world, task.initial, [*prefix, found[0]]).first_error
-        if err is not None:
-            return err
-    return StepError(
-        len(prefix),
-        None,
-        ErrorKind.MISSING_STEP,
-        f"no single action reaches {to_text(f)}: steps are missing before it",
-    )
+    return sd.diagnosis(task, prefix, f, found)
 
 
 @cache
