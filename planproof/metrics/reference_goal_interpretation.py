@@ -67,12 +67,29 @@ def reference_json(text: str) -> Any:
 
 
 def _dedup(items: Sequence[Any]) -> list[Any]:
-    """``remove_duplicate_dicts``: one of equal items, at the first one's position, the
-    last one's value (equal anyway)."""
-    out: dict[str, Any] = {}
+    """``remove_duplicate_dicts``: one of the items equal *as Python values*, at the first
+    one's position, with the last one's value. Its key is the item made hashable, so
+    ``1``, ``1.0`` and ``true`` are one value there (as ``0`` and ``false``): ``{"name": 1}``
+    and ``{"name": true}`` are one item, the second kept (``duplicate-by-python-equality``,
+    found by ``benchmarks/fuzz_gi_reading.py``)."""
+    out: list[Any] = []
     for item in items:
-        out[json.dumps(item, sort_keys=True, default=str)] = item
-    return list(out.values())
+        at = next((k for k, seen in enumerate(out) if seen == item), None)
+        if at is None:
+            out.append(item)
+        else:
+            out[at] = item
+    return out
+
+
+def _goal_items(raw: Any) -> list[Any]:
+    """What the reference's loop visits for one goal list: the list itself, or whatever
+    iterating the value gives (a string: its characters, an object: its keys; each then a
+    format error, ``goal-list-iterated``); a number, a boolean or null, which it cannot
+    iterate (it stops there), is one format error here."""
+    if isinstance(raw, list | str | dict):
+        return list(raw)
+    return [raw]
 
 
 def _has(item: Any, key: str) -> bool:
@@ -99,8 +116,7 @@ def count_answer(identifier: str, text: str, gold: Mapping[str, Any]) -> Referen
     counts: dict[str, tuple[int, int, int]] = {}
     fmt = hall = 0
     for kind in GOAL_TYPES:
-        raw = answer.get(_ANSWER_KEYS[kind], [])
-        items = _dedup(raw if isinstance(raw, list) else [raw])
+        items = _dedup(_goal_items(answer.get(_ANSWER_KEYS[kind], [])))
         tp = fp = 0
         for item in items:
             if isinstance(item, dict | str | list) and len(item) == 0:

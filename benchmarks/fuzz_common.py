@@ -1,0 +1,92 @@
+"""What the differential fuzzers of the reference readings share: running
+``fuzz_reference_driver.py`` in a reference venv on a list of cases, resumably, niced,
+with the hash seed that reproduces the paper; and storing the cases with the reference's
+verdicts as test data (provenance included)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from reference_env import Flavour, ensure_reference_env
+
+DRIVER = Path(__file__).resolve().with_name("fuzz_reference_driver.py")
+HASH_SEED = "2"
+"""``PYTHONHASHSEED`` of the reference runs (goal interpretation's name map depends on it:
+seed 2 gives the paper's figures)."""
+NICE = 19
+BATCH = 20
+"""Cases per driver process: each batch's results are appended as it goes, so an
+interrupted run loses one case at most."""
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def run_reference_cases(
+    flavour: Flavour,
+    module: str,
+    cases: Sequence[Mapping[str, Any]],
+    workdir: Path,
+    *,
+    timeout_per_case: float = 300.0,
+) -> dict[str, dict[str, Any]]:
+    """The reference's record of each case (key → the driver's line), running only the
+    cases not yet in ``workdir/reference.jsonl``."""
+    python = ensure_reference_env(flavour=flavour)
+    workdir.mkdir(parents=True, exist_ok=True)
+    out = workdir / "reference.jsonl"
+
+    def stored() -> dict[str, dict[str, Any]]:
+        if not out.is_file():
+            return {}
+        lines = out.read_text(encoding="utf-8").splitlines()
+        return {r["key"]: r for r in map(json.loads, filter(None, lines))}
+
+    todo = [dict(c) for c in cases if c["key"] not in stored()]
+    env = {**os.environ, "PYTHONHASHSEED": HASH_SEED}
+    for start in range(0, len(todo), BATCH):
+        part = todo[start : start + BATCH]
+        job = workdir / "job.json"
+        job.write_text(
+            json.dumps({"module": module, "workdir": str(workdir), "cases": part}),
+            encoding="utf-8",
+        )
+        with (workdir / "driver.log").open("a", encoding="utf-8") as log:
+            subprocess.run(
+                ["nice", "-n", str(NICE), str(python), str(DRIVER), str(job), str(out)],
+                env=env,
+                cwd=workdir,
+                stdout=log,
+                stderr=log,
+                timeout=timeout_per_case * len(part),
+                check=True,
+            )
+        print(f"reference: {min(start + BATCH, len(todo))}/{len(todo)} new cases", flush=True)
+    return stored()
+
+
+def save_cases(
+    path: Path, kind: str, command: str, versions: Mapping[str, str], cases: Sequence[Any]
+) -> None:
+    """The stored form of a fuzz run (data, not reference code): the mutated answers and
+    the reference's verdicts, with how they were made."""
+    doc = {
+        "provenance": {
+            "what": f"{kind}: mutated published answers and the reference's verdicts",
+            "reference": dict(versions),
+            "hash_seed": HASH_SEED,
+            "command": command,
+            "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "answers": "mutated from the published answers in the virtualhome-eval 0.1.1 "
+            "wheel on PyPI (llm_response/, MIT licence)",
+        },
+        "cases": list(cases),
+    }
+    path.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n", encoding="utf-8")
