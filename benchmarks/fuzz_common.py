@@ -6,6 +6,7 @@ verdicts as test data (provenance included)."""
 from __future__ import annotations
 
 import datetime as dt
+import gzip
 import json
 import os
 import subprocess
@@ -76,7 +77,8 @@ def save_cases(
     path: Path, kind: str, command: str, versions: Mapping[str, str], cases: Sequence[Any]
 ) -> None:
     """The stored form of a fuzz run (data, not reference code): the mutated answers and
-    the reference's verdicts, with how they were made."""
+    the reference's verdicts, with how they were made (gzip-compressed for a ``.gz``
+    path: the answers are long and repetitive)."""
     doc = {
         "provenance": {
             "what": f"{kind}: mutated published answers and the reference's verdicts",
@@ -89,4 +91,5 @@ def save_cases(
         },
         "cases": list(cases),
     }
-    path.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    data = (json.dumps(doc, sort_keys=True, indent=0) + "\n").encode("utf-8")
+    path.write_bytes(gzip.compress(data, mtime=0) if path.suffix == ".gz" else data)

@@ -15,7 +15,7 @@ quote inside a name, the text cut short. The reference runs per case
 Compared per case: read or not, (TP, FP, FN) per goal type, format errors and
 hallucinations. A case on which the reference's own loop raises (it would lose the whole
 file) is counted apart. ``--save`` writes the cases and the reference's verdicts as test
-data (``tests/data/fuzz/gi_reference_cases.json``). Results:
+data (``tests/data/fuzz/gi_reference_cases.json.gz``). Results:
 ``docs/reference-differences.md``.
 """
 

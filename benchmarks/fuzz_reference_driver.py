@@ -43,7 +43,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import reference_published_driver as rpd  # noqa: E402
+import reference_published_driver as rpd
 
 CURRENT: dict[str, Any] = {"id": "", "fd": []}
 
@@ -94,9 +94,13 @@ def _loop_end(module: Any) -> int:
             inside, indent = True, len(line) - len(line.lstrip())
             continue
         text = line.strip()
-        if inside and text and not text.startswith("#"):
-            if len(line) - len(line.lstrip()) <= indent:
-                return start + k
+        if (
+            inside
+            and text
+            and not text.startswith("#")
+            and len(line) - len(line.lstrip()) <= indent
+        ):
+            return start + k
     raise RuntimeError("evaluate_results has no per-task loop")
 
 

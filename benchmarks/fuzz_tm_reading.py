@@ -17,7 +17,7 @@ they do not change the holistic verdict); the reading runs here. Compared per ca
 counted (the reference's extraction did not raise), success (FD found a plan). Prints each
 disagreement with FD's own status and the reading's, and a count per class; ``--save``
 writes the cases and the reference's verdicts as test data
-(``tests/data/fuzz/tm_reference_cases.json``). Results: ``docs/reference-differences.md``.
+(``tests/data/fuzz/tm_reference_cases.json.gz``). Results: ``docs/reference-differences.md``.
 """
 
 from __future__ import annotations
@@ -41,6 +41,8 @@ ATOM = re.compile(
     r"\((?!(?:and|not|or|when|forall|exists|imply)\b)([A-Za-z_][\w-]*)((?:\s+\??[\w-]+)*)\s*\)"
 )
 ACTION = re.compile(r"\(:action\s+(\w+)")
+BUDGET = "planner-budget"
+"""The class of a disagreement where the reading's builtin planner spent its budget."""
 CONSTANTS = ("kitchen", "dining_room", "cup", "Self", "character")
 
 
@@ -86,11 +88,12 @@ def undeclared_constant(text: str, rng: random.Random) -> str | None:
 
 
 def undeclared_type(text: str, rng: random.Random) -> str | None:
-    spots = [m for m in re.finditer(r"- (object|character)\b", text)]
+    spots = list(re.finditer(r"- (object|character)\b", text))
     if not spots:
         return None
     m = rng.choice(spots)
-    return text[: m.start()] + "- " + rng.choice(["item", "agent", "obj", "Object"]) + text[m.end() :]
+    kind = rng.choice(["item", "agent", "obj", "Object"])
+    return text[: m.start()] + "- " + kind + text[m.end() :]
 
 
 def unknown_predicate(text: str, rng: random.Random) -> str | None:
@@ -388,15 +391,17 @@ def main(argv: list[str] | None = None) -> int:
         ref = reference_verdict(theirs[case["key"]])
         mine = reading(case)
         same = ref["counted"] == mine["counted"] and ref["success"] == mine["success"]
+        cls = ""
         if ref["raised"]:
             pairs["reference raised"] += 1
         elif same:
             agree += 1
         else:
-            pairs[f"FD {ref['fd'] or 'not counted'} / reading {mine['status']}"] += 1
+            cls = BUDGET if mine["status"] == "budget" else "unexplained"
+            pairs[f"{cls}: FD {ref['fd'] or 'not counted'} / reading {mine['status']}"] += 1
             print(f"{case['key']} {case['model']} {case['identifier']} {case['mutations']}:")
             print(f"   reference {ref}\n   reading {mine}")
-        stored.append({**case, "reference": ref, "agree": same})
+        stored.append({**case, "reference": ref, "agree": same, **({"class": cls} if cls else {})})
     print(f"{len(cases)} cases, {agree} agree; the rest: {dict(pairs)}")
     if args.save:
         versions = {"virtualhome_eval": "0.1.1", "up_fast_downward": "0.4.1 (Fast Downward 23.06)"}

@@ -11,7 +11,10 @@ every one a class of ``docs/reference-differences.md``):
   it cannot read is left out entirely, its gold goals not even counted as missed
   (``reference-skips-unparsable-response``); a repeated key keeps its last value
   (``repeated-key-in-item``);
-- identical items are removed (``remove_duplicate_dicts``), an empty one is skipped, one
+- a goal list that is no list is iterated (a string's characters, an object's keys:
+  format errors, ``goal-list-iterated``);
+- items equal as Python values are removed (``remove_duplicate_dicts``: ``1``, ``1.0``
+  and ``true`` are one value, ``duplicate-by-python-equality``), an empty one is skipped, one
   without its keys is a format error, whose test is ``in`` — a *substring* test on a
   string item (``action-goal-as-name``);
 - object names resolve through the class name → id map of the task's relevant nodes under
