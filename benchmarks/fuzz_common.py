@@ -5,13 +5,14 @@ verdicts as test data (provenance included)."""
 
 from __future__ import annotations
 
+import argparse
 import datetime as dt
 import gzip
 import json
 import os
 import subprocess
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,42 @@ BATCH = 20
 """Cases per driver process: each batch's results are appended as it goes, so an
 interrupted run loses one case at most."""
 RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def case_record(
+    key: str, model: str, identifier: str, mutations: Sequence[str], text: str
+) -> dict[str, Any]:
+    """One mutated answer as the fuzzers pass it on and store it."""
+    return {
+        "key": key,
+        "model": model,
+        "identifier": identifier,
+        "mutations": list(mutations),
+        "llm_output": text,
+    }
+
+
+def fuzz_run(
+    argv: Sequence[str] | None,
+    doc: str | None,
+    defaults: tuple[int, int],
+    make_cases: Callable[[int, int], list[dict[str, Any]]],
+    *,
+    flavour: Flavour,
+    module: str,
+) -> tuple[argparse.Namespace, list[dict[str, Any]], dict[str, dict[str, Any]]]:
+    """A fuzzer's command line (``--cases``, ``--seed``, ``--save``; ``defaults``: cases,
+    seed), its cases and the reference's record of each (under
+    ``benchmarks/results/fuzz-<module>-<seed>/``, resumable)."""
+    ap = argparse.ArgumentParser(description=doc)
+    ap.add_argument("--cases", type=int, default=defaults[0])
+    ap.add_argument("--seed", type=int, default=defaults[1])
+    ap.add_argument("--save", type=Path, help="store the cases and verdicts as test data")
+    args = ap.parse_args(argv)
+    cases = make_cases(args.cases, args.seed)
+    tag = {"transition_modeling": "tm", "goal_interpretation": "gi"}.get(module, module)
+    workdir = RESULTS / f"fuzz-{tag}-{args.seed}"
+    return args, cases, run_reference_cases(flavour, module, cases, workdir)
 
 
 def run_reference_cases(

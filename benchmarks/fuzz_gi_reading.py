@@ -21,7 +21,6 @@ data (``tests/data/fuzz/gi_reference_cases.json.gz``). Results:
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import sys
@@ -32,7 +31,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from fuzz_common import RESULTS, run_reference_cases, save_cases
+from fuzz_common import case_record, fuzz_run, save_cases
 from reference_env import PUBLISHED
 
 KEYS = ("node goals", "edge goals", "action goals")
@@ -69,13 +68,20 @@ def item_wrong_type(a: Answer, rng: random.Random) -> Answer | None:
     return a
 
 
-def field_wrong_type(a: Answer, rng: random.Random) -> Answer | None:
+def _dict_item(a: Answer, rng: random.Random, *, empty: bool = False) -> dict[str, Any] | None:
+    """A random item of a random goal list, if it is an object (non-empty unless
+    ``empty``)."""
     got = _items(a, rng)
     if got is None:
         return None
     _, items = got
     item = items[rng.randrange(len(items))]
-    if not isinstance(item, dict) or not item:
+    return item if isinstance(item, dict) and (item or empty) else None
+
+
+def field_wrong_type(a: Answer, rng: random.Random) -> Answer | None:
+    item = _dict_item(a, rng)
+    if item is None:
         return None
     key = rng.choice(sorted(item))
     item[key] = rng.choice(ODD)
@@ -83,12 +89,8 @@ def field_wrong_type(a: Answer, rng: random.Random) -> Answer | None:
 
 
 def missing_key(a: Answer, rng: random.Random) -> Answer | None:
-    got = _items(a, rng)
-    if got is None:
-        return None
-    _, items = got
-    item = items[rng.randrange(len(items))]
-    if not isinstance(item, dict) or not item:
+    item = _dict_item(a, rng)
+    if item is None:
         return None
     del item[rng.choice(sorted(item))]
     if rng.random() < 0.5:
@@ -97,25 +99,17 @@ def missing_key(a: Answer, rng: random.Random) -> Answer | None:
 
 
 def unknown_name(a: Answer, rng: random.Random) -> Answer | None:
-    got = _items(a, rng)
-    if got is None:
-        return None
-    _, items = got
-    item = items[rng.randrange(len(items))]
-    names = [k for k in ("name", "from_name", "to_name") if isinstance(item, dict) and k in item]
-    if not names:
+    item = _dict_item(a, rng, empty=True)
+    names = [k for k in ("name", "from_name", "to_name") if item is not None and k in item]
+    if item is None or not names:
         return None
     item[rng.choice(names)] = rng.choice(["unicorn", "living_room", "Tv", "tv ", "character"])
     return a
 
 
 def case_change(a: Answer, rng: random.Random) -> Answer | None:
-    got = _items(a, rng)
-    if got is None:
-        return None
-    _, items = got
-    item = items[rng.randrange(len(items))]
-    if not isinstance(item, dict):
+    item = _dict_item(a, rng, empty=True)
+    if item is None:
         return None
     strings = [k for k, v in item.items() if isinstance(v, str)]
     if not strings:
@@ -279,15 +273,7 @@ def mutated_cases(count: int, seed: int) -> list[dict[str, Any]]:
             if new_text is not None:
                 text = new_text
                 applied.append(mutate_text.__name__)
-        out.append(
-            {
-                "key": f"{seed}-{n}",
-                "model": model,
-                "identifier": ident,
-                "mutations": applied,
-                "llm_output": text,
-            }
-        )
+        out.append(case_record(f"{seed}-{n}", model, ident, applied, text))
     return out
 
 
@@ -297,16 +283,7 @@ def reading(case: dict[str, Any]) -> dict[str, Any]:
     from planproof.simulators.virtualhome.reference_goals import reference_goals
 
     gold = reference_goals()[case["identifier"]]
-    r = count_answer(case["identifier"], case["llm_output"], gold)
-    if not r.read:
-        return {"read": False}
-    parts = {"state": "node", "relation": "edge", "action": "action"}
-    return {
-        "read": True,
-        **{parts[k]: dict(zip(("TP", "FP", "FN"), v, strict=True)) for k, v in r.counts.items()},
-        "format_wrong": r.format_errors,
-        "hallucinated": r.hallucinations,
-    }
+    return count_answer(case["identifier"], case["llm_output"], gold).log_record()
 
 
 def reference_verdict(rec: dict[str, Any]) -> dict[str, Any]:
@@ -321,14 +298,9 @@ def reference_verdict(rec: dict[str, Any]) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--cases", type=int, default=400)
-    ap.add_argument("--seed", type=int, default=5)
-    ap.add_argument("--save", type=Path)
-    args = ap.parse_args(argv)
-    cases = mutated_cases(args.cases, args.seed)
-    workdir = RESULTS / f"fuzz-gi-{args.seed}"
-    theirs = run_reference_cases(PUBLISHED, "goal_interpretation", cases, workdir)
+    args, cases, theirs = fuzz_run(
+        argv, __doc__, (400, 5), mutated_cases, flavour=PUBLISHED, module="goal_interpretation"
+    )
     classes: Counter[str] = Counter()
     stored = []
     agree = 0

@@ -22,7 +22,6 @@ writes the cases and the reference's verdicts as test data
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import re
@@ -34,7 +33,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from fuzz_common import RESULTS, run_reference_cases, save_cases
+from fuzz_common import case_record, fuzz_run, save_cases
 from reference_env import PUBLISHED_TM_FD2306
 
 ATOM = re.compile(
@@ -331,16 +330,7 @@ def mutated_cases(count: int, seed: int) -> list[dict[str, Any]]:
             if new is not None and new != text:
                 text = new
                 applied.append(mutate.__name__)
-        key = f"{seed}-{n}"
-        out.append(
-            {
-                "key": key,
-                "model": model,
-                "identifier": ident,
-                "mutations": applied,
-                "llm_output": text,
-            }
-        )
+        out.append(case_record(f"{seed}-{n}", model, ident, applied, text))
     return out
 
 
@@ -376,14 +366,14 @@ def reference_verdict(rec: dict[str, Any]) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--cases", type=int, default=200)
-    ap.add_argument("--seed", type=int, default=11)
-    ap.add_argument("--save", type=Path)
-    args = ap.parse_args(argv)
-    cases = mutated_cases(args.cases, args.seed)
-    workdir = RESULTS / f"fuzz-tm-{args.seed}"
-    theirs = run_reference_cases(PUBLISHED_TM_FD2306, "transition_modeling", cases, workdir)
+    args, cases, theirs = fuzz_run(
+        argv,
+        __doc__,
+        (200, 11),
+        mutated_cases,
+        flavour=PUBLISHED_TM_FD2306,
+        module="transition_modeling",
+    )
     pairs: Counter[str] = Counter()
     stored = []
     agree = 0

@@ -78,16 +78,8 @@ def _gi_verdict(case: dict[str, Any]) -> dict[str, Any]:
     from planproof.simulators.virtualhome.reference_goals import reference_goals
 
     gold = needed_resource(reference_goals, DataUnavailableError, "EAI")[case["identifier"]]
-    r = count_answer(case["identifier"], case["llm_output"], gold)
-    if not r.read:
-        return {"read": False}
-    parts = {"state": "node", "relation": "edge", "action": "action"}
-    return {
-        "read": True,
-        **{parts[k]: dict(zip(("TP", "FP", "FN"), v, strict=True)) for k, v in r.counts.items()},
-        "format_wrong": r.format_errors,
-        "hallucinated": r.hallucinations,
-    }
+    record: dict[str, Any] = count_answer(case["identifier"], case["llm_output"], gold).log_record()
+    return record
 
 
 @pytest.mark.data

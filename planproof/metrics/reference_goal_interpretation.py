@@ -58,6 +58,24 @@ class ReferenceGoalCounts:
     format_errors: int = 0
     hallucinations: int = 0
 
+    def log_record(self) -> dict[str, Any]:
+        """The answer as the reference's evaluator logs it per task (``TP`` / ``FP`` /
+        ``FN`` per goal kind, format errors, hallucinations; only ``read`` False where
+        its ``json.loads`` failed): the terms the reference's own per-task records are
+        compared in (``benchmarks/fuzz_gi_reading.py``)."""
+        if not self.read:
+            return {"read": False}
+        kinds = {"state": "node", "relation": "edge", "action": "action"}
+        return {
+            "read": True,
+            **{
+                kinds[k]: dict(zip(("TP", "FP", "FN"), v, strict=True))
+                for k, v in self.counts.items()
+            },
+            "format_wrong": self.format_errors,
+            "hallucinated": self.hallucinations,
+        }
+
 
 def reference_json(text: str) -> Any:
     """The answer as the reference's ``json.loads`` reads it after its clean-up; raises
