@@ -154,6 +154,29 @@ CASES: dict[str, tuple[list[tuple[str, str, str, str]], str]] = {
         ],
         "solved",
     ),
+    "add of a free variable under a forall precondition: explored as true, crashes": (
+        [("go", OB, "(and (p ?o) (forall (?y - object) (q ?y)))", "(r ?x)")],
+        "crash",
+    ),
+    "add of a free variable under a negative static literal true initially: no crash": (
+        [("go", OB, "(and (p ?o) (not (p ?o)))", "(r ?x)")],
+        "unsolvable",
+    ),
+    "add of a free variable under a negative fluent literal never false: crashes": (
+        [
+            ("go", OB, "(and (p ?o) (not (p ?o)))", "(r ?x)"),
+            ("go2", OB, "(p ?o)", "(p ?o)"),
+        ],
+        "crash",
+    ),
+    "add of a free variable under a forall when-condition: crashes": (
+        [("go", OB, "(p ?o)", "(when (forall (?y - object) (q ?y)) (r ?x))")],
+        "crash",
+    ),
+    "an operator part with a parenthesis never closed: the translator refuses": (
+        [("go", OB, "(and (p ?o)", "(q ?o)")],
+        "unreadable",
+    ),
     "empty precondition": (
         [("go", OB, "()", "(q ?o)")],
         "solved",

@@ -11,7 +11,10 @@ every one a class of ``docs/reference-differences.md``):
   it cannot read is left out entirely, its gold goals not even counted as missed
   (``reference-skips-unparsable-response``); a repeated key keeps its last value
   (``repeated-key-in-item``);
-- identical items are removed (``remove_duplicate_dicts``), an empty one is skipped, one
+- a goal list that is no list is iterated (a string's characters, an object's keys:
+  format errors, ``goal-list-iterated``);
+- items equal as Python values are removed (``remove_duplicate_dicts``: ``1``, ``1.0``
+  and ``true`` are one value, ``duplicate-by-python-equality``), an empty one is skipped, one
   without its keys is a format error, whose test is ``in`` — a *substring* test on a
   string item (``action-goal-as-name``);
 - object names resolve through the class name → id map of the task's relevant nodes under
@@ -55,6 +58,24 @@ class ReferenceGoalCounts:
     format_errors: int = 0
     hallucinations: int = 0
 
+    def log_record(self) -> dict[str, Any]:
+        """The answer as the reference's evaluator logs it per task (``TP`` / ``FP`` /
+        ``FN`` per goal kind, format errors, hallucinations; only ``read`` False where
+        its ``json.loads`` failed): the terms the reference's own per-task records are
+        compared in (``benchmarks/fuzz_gi_reading.py``)."""
+        if not self.read:
+            return {"read": False}
+        kinds = {"state": "node", "relation": "edge", "action": "action"}
+        return {
+            "read": True,
+            **{
+                kinds[k]: dict(zip(("TP", "FP", "FN"), v, strict=True))
+                for k, v in self.counts.items()
+            },
+            "format_wrong": self.format_errors,
+            "hallucinated": self.hallucinations,
+        }
+
 
 def reference_json(text: str) -> Any:
     """The answer as the reference's ``json.loads`` reads it after its clean-up; raises
@@ -67,12 +88,29 @@ def reference_json(text: str) -> Any:
 
 
 def _dedup(items: Sequence[Any]) -> list[Any]:
-    """``remove_duplicate_dicts``: one of equal items, at the first one's position, the
-    last one's value (equal anyway)."""
-    out: dict[str, Any] = {}
+    """``remove_duplicate_dicts``: one of the items equal *as Python values*, at the first
+    one's position, with the last one's value. Its key is the item made hashable, so
+    ``1``, ``1.0`` and ``true`` are one value there (as ``0`` and ``false``): ``{"name": 1}``
+    and ``{"name": true}`` are one item, the second kept (``duplicate-by-python-equality``,
+    found by ``benchmarks/fuzz_gi_reading.py``)."""
+    out: list[Any] = []
     for item in items:
-        out[json.dumps(item, sort_keys=True, default=str)] = item
-    return list(out.values())
+        at = next((k for k, seen in enumerate(out) if seen == item), None)
+        if at is None:
+            out.append(item)
+        else:
+            out[at] = item
+    return out
+
+
+def _goal_items(raw: Any) -> list[Any]:
+    """What the reference's loop visits for one goal list: the list itself, or whatever
+    iterating the value gives (a string: its characters, an object: its keys; each then a
+    format error, ``goal-list-iterated``); a number, a boolean or null, which it cannot
+    iterate (it stops there), is one format error here."""
+    if isinstance(raw, list | str | dict):
+        return list(raw)
+    return [raw]
 
 
 def _has(item: Any, key: str) -> bool:
@@ -99,8 +137,7 @@ def count_answer(identifier: str, text: str, gold: Mapping[str, Any]) -> Referen
     counts: dict[str, tuple[int, int, int]] = {}
     fmt = hall = 0
     for kind in GOAL_TYPES:
-        raw = answer.get(_ANSWER_KEYS[kind], [])
-        items = _dedup(raw if isinstance(raw, list) else [raw])
+        items = _dedup(_goal_items(answer.get(_ANSWER_KEYS[kind], [])))
         tp = fp = 0
         for item in items:
             if isinstance(item, dict | str | list) and len(item) == 0:

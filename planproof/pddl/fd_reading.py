@@ -52,6 +52,7 @@ from planproof.ltl.ast import (
     Or,
     map_atoms,
 )
+from planproof.ltl.bddl.errors import BDDLSyntaxError
 from planproof.ltl.bddl.sexpr import SAtom, SExpr, SList
 from planproof.ltl.nnf import nnf
 from planproof.pddl.errors import PDDLSyntaxError
@@ -295,7 +296,7 @@ def fd_operator(text: OperatorText) -> FdOperator:
                 )
                 for k, (ps, condition, effect) in enumerate(variants)
             ]
-    except (PDDLSyntaxError, ValueError) as exc:
+    except (PDDLSyntaxError, BDDLSyntaxError, ValueError) as exc:  # unbalanced text too
         return FdOperator((), getattr(exc, "message", str(exc)))
     from planproof.pddl.schema import operator_atoms
 
@@ -395,12 +396,45 @@ def _problem_names(problem: Problem) -> set[str]:
     return {t.name for a in atoms for t in a.args if isinstance(t, Const)}
 
 
-def _flat(op: Operator) -> list[Operator]:
+def _explored(f: Formula, fluent: frozenset[str]) -> Formula:
+    """A condition (in NNF) as FD decides whether to instantiate an operator it reached:
+    its relaxed exploration keeps positive conditions only, and its instantiation then
+    drops the instance only for a negative literal of a *static* predicate (one no effect
+    names) that the initial state holds (``NegatedAtom.instantiate``); so a negative
+    literal of a fluent predicate holds, and so does a universal quantifier (compiled into
+    a negated axiom, a fluent). Found by ``benchmarks/fuzz_tm_reading.py``: an add of a
+    free variable under ``(forall (?y - object) (next_to ?char ?y))`` crashes FD 23.06."""
+    match f:
+        case And(cs):
+            return And(tuple(_explored(c, fluent) for c in cs))
+        case Or(cs):
+            return Or(tuple(_explored(c, fluent) for c in cs))
+        case Exists(b, body):
+            return Exists(b, _explored(body, fluent))
+        case Forall():
+            return TRUE
+        case Not(Atom(pred)) if pred in fluent:
+            return TRUE
+    return f
+
+
+def _effect_predicates(effects: Iterable[Effect]) -> set[str]:
+    out: set[str] = set()
+    for e in effects:
+        if isinstance(e, Add | Delete):
+            out.add(e.atom.pred)
+        elif isinstance(e, When | ForallEffect):
+            out |= _effect_predicates(e.effects)
+    return out
+
+
+def _flat(op: Operator, fluent: frozenset[str]) -> list[Operator]:
     """``op`` without conditional or quantified effects, for reachability in the delete
     relaxation as FD's exploration sees it: the unconditional effects, and one operator
     per conditional effect whose precondition adds its conditions and whose parameters add
     its ``forall`` variables (planproof's grounder compiles conditional effects into step
-    sequences whose relaxation would let every branch fire)."""
+    sequences whose relaxation would let every branch fire); conditions as FD's
+    instantiation reads them (:func:`_explored`)."""
     main: list[Effect] = []
     extra: list[Operator] = []
 
@@ -416,14 +450,15 @@ def _flat(op: Operator) -> list[Operator]:
                     continue  # a binder shadowing a parameter: left out of the probe
                 walk(e.effects, (*params, p), conds)
             elif params or conds:
-                pre = And((op.precondition, *conds))
+                pre = _explored(_nnf(And((op.precondition, *conds))), fluent)
                 name = f"{op.name}#probe{len(extra)}"
                 extra.append(Operator(name, (*op.params, *params), pre, (e,)))
             else:
                 main.append(e)
 
     walk(op.effects, (), ())
-    return [dataclasses.replace(op, effects=tuple(main)), *extra]
+    main_op = dataclasses.replace(op, precondition=_explored(_nnf(op.precondition), fluent))
+    return [dataclasses.replace(main_op, effects=tuple(main)), *extra]
 
 
 def _crashes(domain: Domain, problem: Problem) -> bool:
@@ -433,7 +468,10 @@ def _crashes(domain: Domain, problem: Problem) -> bool:
     from planproof.pddl.ground import ground_task
     from planproof.pddl.planners import planning_domain
 
-    ops = {o.name: o for op in domain.operators.values() for o in _flat(op)}
+    fluent = frozenset(
+        p for op in domain.operators.values() for p in _effect_predicates(op.effects)
+    )
+    ops = {o.name: o for op in domain.operators.values() for o in _flat(op, fluent)}
     flat = dataclasses.replace(domain, operators=ops)
     goal = dataclasses.replace(problem, goal=Atom(CRASH, ()))
     return not ground_task(planning_domain(flat), goal).trivially_unsolvable

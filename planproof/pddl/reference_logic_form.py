@@ -60,15 +60,23 @@ class ReferenceParseError(ValueError):
 # ------------------------------------------------------------------------- answer reading
 def answer_text(answer: str) -> Any:
     """The reference's clean-up of one answer: the operators' text (or whatever
-    ``json.loads`` found under ``output``, which then fails to extract)."""
+    ``json.loads`` found under ``output``, which then fails to extract). Text that
+    ``json.loads`` reads but that has no ``output`` (an object without that key, e.g. one
+    whose keys an LLM wrote in capitals, a list, a number) stays what ``json.loads`` made
+    of it: the reference assigns before it indexes, so its extraction then fails on a
+    non-string (format-wrong) or, for a JSON string, reads that string."""
     text = answer
     if text.startswith("```json"):
         text = text[7:].strip("`")
     text = text.strip().replace("\n", "").replace("'", '"')
     try:
-        return json.loads(text)["output"]
+        loaded = json.loads(text)
     except Exception:  # the reference keeps the text as it is
         return text
+    try:
+        return loaded["output"]
+    except Exception:  # it keeps what json.loads gave (``loaded-without-output``)
+        return loaded
 
 
 def _block(content: str, start: int) -> str:
