@@ -48,7 +48,9 @@ from planproof.ltl.ast import (
     Binder,
     Const,
     Exists,
+    Forall,
     Formula,
+    Not,
     Or,
     map_atoms,
 )
@@ -450,14 +452,14 @@ def _flat(op: Operator, fluent: frozenset[str]) -> list[Operator]:
                     continue  # a binder shadowing a parameter: left out of the probe
                 walk(e.effects, (*params, p), conds)
             elif params or conds:
-                pre = _explored(_nnf(And((op.precondition, *conds))), fluent)
+                pre = _explored(nnf(And((op.precondition, *conds))), fluent)
                 name = f"{op.name}#probe{len(extra)}"
                 extra.append(Operator(name, (*op.params, *params), pre, (e,)))
             else:
                 main.append(e)
 
     walk(op.effects, (), ())
-    main_op = dataclasses.replace(op, precondition=_explored(_nnf(op.precondition), fluent))
+    main_op = dataclasses.replace(op, precondition=_explored(nnf(op.precondition), fluent))
     return [dataclasses.replace(main_op, effects=tuple(main)), *extra]
 
 
