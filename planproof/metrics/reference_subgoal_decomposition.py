@@ -165,11 +165,11 @@ _SYNTAX = r"""
 seq: alt ("then" alt)*
 alt: conj ("or" conj)*
 conj: unit ("and" unit)*
-unit: "not" unit
-    | NAME "(" [arg ("," arg)*] ")"
-    | "(" seq ")"
-    | ("forall" | "exists") NAME "." "(" seq ")"
-    | "forn" NUM "." NAME "." "(" seq ")"
+unit: "not" unit -> neg
+    | NAME "(" [arg ("," arg)*] ")" -> prim
+    | "(" seq ")" -> group
+    | ("forall" | "exists") NAME "." "(" seq ")" -> quant
+    | "forn" NUM "." NAME "." "(" seq ")" -> forn
 arg: NAME | NAME_ID
 NAME: /[a-zA-Z_\-]\w*/
 NAME_ID: /[a-zA-Z_\-]\w*\.[0-9]+/
@@ -178,8 +178,8 @@ NUM: /\d+/
 %ignore WS
 """
 """The language of the reference's subgoal formulas (``simple_tl_parser``'s grammar, the
-lines joined with ``then``): an object is a name or ``name.id``, nothing else
-(``character.65.hands`` is not); keywords in lower case."""
+lines joined with ``then``; its rules named here for :class:`Formula`): an object is a name
+or ``name.id``, nothing else (``character.65.hands`` is not); keywords in lower case."""
 
 
 @functools.lru_cache(maxsize=1)
@@ -189,18 +189,153 @@ def _syntax() -> Any:
     return Lark(_SYNTAX, parser="lalr")
 
 
+def _tree(lines: Sequence[str]) -> Any:
+    """The reference's parse of the kept lines (None: its parser fails)."""
+    from lark.exceptions import LarkError
+
+    try:
+        return _syntax().parse(" then ".join(lines))
+    except LarkError:
+        return None
+
+
 def in_reference_syntax(lines: Sequence[str]) -> bool:
     """Does the reference's parser read the kept lines? It parses the whole formula before
     it looks up any name, so a syntax error anywhere is ``NotParseable`` even where another
     line has a name outside its vocabulary (258_2, Claude-3 Haiku: ``RINSE(character.65.hands)``
     and ``CLOSE(faucet.232)``)."""
-    from lark.exceptions import LarkError
+    return _tree(lines) is not None
 
-    try:
-        _syntax().parse(" then ".join(lines))
-    except LarkError:
-        return False
+
+@dataclass(frozen=True)
+class Primitive:
+    """One ``NAME(args)`` of the formula as the reference's parser reads it: ``args`` the
+    argument texts with their offsets in the joined formula, ``bound`` the variables of
+    the quantifiers around it."""
+
+    name: str
+    args: tuple[tuple[str, int], ...]
+    bound: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Formula:
+    """What the reference's pipeline reads off its parse, before any name is resolved:
+    the primitives in its parser's order; the literals of its runtime sequence (``and`` and
+    ``then`` in order, the first disjunct of an ``or``, as :func:`_literals` reads
+    planproof's formulas), each with whether the translator fails on it (an argument
+    without an id: ``split_obj_pair`` unpacks ``name.id``); and whether building that
+    sequence fails (``sample_a_determined_path_from_tl_expr`` raises on a quantifier, and
+    on ``not`` of anything but a primitive, whose De Morgan expansion it reads as a
+    primitive)."""
+
+    primitives: tuple[Primitive, ...]
+    literal_fails: tuple[bool, ...]
+    path_fails: bool
+
+
+def read_formula(tree: Any) -> Formula:
+    """:class:`Formula` of a parse by :func:`_tree`."""
+    prims: list[Primitive] = []
+    fails: list[bool] = []
+    path_fails = False
+
+    def args_of(t: Any) -> tuple[tuple[str, int], ...]:
+        out = []
+        for a in t.children[1:]:
+            if a is not None:
+                tok = a.children[0]
+                out.append((str(tok), int(tok.start_pos)))
+        return out  # type: ignore[return-value]
+
+    def collect(t: Any, bound: frozenset[str]) -> None:
+        if t.data == "prim":
+            prims.append(Primitive(str(t.children[0]), tuple(args_of(t)), bound))
+            return
+        if t.data == "quant":
+            bound = bound | {str(t.children[0])}
+        elif t.data == "forn":
+            bound = bound | {str(t.children[1])}
+        for c in t.children:
+            if hasattr(c, "data"):
+                collect(c, bound)
+
+    def unwrap(t: Any) -> Any:
+        while True:
+            if t.data == "group" or (t.data in ("seq", "alt", "conj") and len(t.children) == 1):
+                t = t.children[0]
+            else:
+                return t
+
+    def path(t: Any) -> None:
+        nonlocal path_fails
+        t = unwrap(t)
+        if t.data in ("seq", "conj"):
+            for c in t.children:
+                path(c)
+        elif t.data == "alt":
+            path(t.children[0])
+        elif t.data == "prim":
+            fails.append(any("." not in a for a, _ in args_of(t)))
+        elif t.data == "neg":
+            inner = unwrap(t.children[0])
+            path_fails = path_fails or inner.data != "prim"
+            fails.append(True)  # the translator has no rule for a negation
+        else:  # quant, forn
+            path_fails = True
+            fails.append(True)
+
+    collect(tree, frozenset())
+    path(tree)
+    return Formula(tuple(prims), tuple(fails), path_fails)
+
+
+def objects_in_scene(formula: Formula, scene: Mapping[int, str]) -> bool:
+    """``SubgoalSemanticChecker.check_objects_in_scene``: every argument but a quantified
+    variable is ``name.id`` of a node of the task's scene graph (``scene``: id → class name,
+    compared as text) or, without an id, the class name of one."""
+    names = set(scene.values())
+    for p in formula.primitives:
+        for arg, _ in p.args:
+            if arg in p.bound:
+                continue
+            if "." in arg:
+                name, ident = arg.split(".")
+                if scene.get(int(ident)) != name:
+                    return False
+            elif arg not in names:
+                return False
     return True
+
+
+def with_ids(
+    lines: Sequence[str], formula: Formula, scene: Mapping[int, str], world: Any
+) -> tuple[str, ...]:
+    """The kept lines with every argument written without an id given one (an object of
+    that class in planproof's world if there is one, else the scene's first), so that
+    planproof's reader, which needs ``name.id``, reads the same formula; the literals that
+    had one fail in the reference's translator (:attr:`Formula.literal_fails`) whatever it
+    names."""
+    ids: dict[str, int] = {}
+    for ident in sorted(scene, key=lambda i: (f"{scene[i]}.{i}" not in world.objects, i)):
+        ids.setdefault(scene[ident], ident)
+    starts, pos = [], 0
+    for line in lines:
+        starts.append(pos)
+        pos += len(line) + len(" then ")
+    edits: dict[int, list[tuple[int, str, str]]] = {}
+    for p in formula.primitives:
+        for arg, at in p.args:
+            if "." not in arg and arg not in p.bound and arg in ids:
+                k = max(i for i, s in enumerate(starts) if s <= at)
+                edits.setdefault(k, []).append((at - starts[k], arg, f"{arg}.{ids[arg]}"))
+    out = list(lines)
+    for k, spots in edits.items():
+        line = out[k]
+        for at, old, new in sorted(spots, reverse=True):
+            line = line[:at] + new + line[at + len(old) :]
+        out[k] = line
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -360,25 +495,34 @@ def score_answer(task: Any, plan: SampledPlan) -> ReferenceSubgoalTask:
     from planproof.simulators.core import ErrorKind
 
     ident = task.identifier
-    if plan.lines is None or not plan.lines or not in_reference_syntax(plan.lines):
+    tree = _tree(plan.lines) if plan.lines else None
+    if plan.lines is None or tree is None:
         return ReferenceSubgoalTask(ident, "NotParseable", plan=plan)
-    primitives = [m.groups() for line in plan.lines for m in PRIMITIVE.finditer(line)]
-    unknown = next((n.upper() for n, _ in primitives if n.upper() not in ARITY), "")
-    if unknown:  # its grammar's "Unknown primitive", before any other check
+    formula = read_formula(tree)
+    primitives = formula.primitives
+    unknown = next((p.name for p in primitives if p.name not in ARITY), "")
+    if unknown:  # its grammar's "Unknown primitive" (names compared as written)
         return ReferenceSubgoalTask(ident, "Hallucination", plan=plan, unknown=unknown)
-    if any(not args.strip() for _, args in primitives):
+    if any(not p.args for p in primitives):
         # SLEEP(), WAKEUP(): check_objects_in_scene iterates the action's args, None there
         return ReferenceSubgoalTask(ident, "NotParseable", plan=plan, no_arguments=True)
-    wrong = any(
-        len([a for a in args.split(",") if a.strip()]) != ARITY[n.upper()] for n, args in primitives
-    )
-    if wrong:  # check_param_length runs before check_objects_in_scene and wins
+    if any(len(p.args) != ARITY[p.name] for p in primitives):
+        # check_param_length runs before check_objects_in_scene and wins
         return ReferenceSubgoalTask(ident, "Hallucination", argument_count=True, plan=plan)
+    lines = plan.lines
     if task.dataset == "virtualhome":  # the reference's whole scene graph, not our world
         from planproof.simulators.virtualhome.tasks import with_scene_objects
 
-        task = with_scene_objects(task, plan.lines)
-    parsed = read_subgoal_formulas(list(plan.lines), task.world)
+        objects = task.world.objects
+        if any(a not in objects and a not in p.bound for p in primitives for a, _ in p.args):
+            from planproof.simulators.virtualhome.convert import scene_names
+
+            scene = scene_names(ident)
+            if not objects_in_scene(formula, scene):
+                return ReferenceSubgoalTask(ident, "Hallucination", plan=plan)
+            lines = with_ids(lines, formula, scene, task.world)
+        task = with_scene_objects(task, lines)
+    parsed = read_subgoal_formulas(list(lines), task.world)
     if parsed.error is not None:
         if parsed.error.kind is ErrorKind.PARSING:
             return ReferenceSubgoalTask(ident, "NotParseable", plan=plan)
@@ -395,8 +539,13 @@ def score_answer(task: Any, plan: SampledPlan) -> ReferenceSubgoalTask:
         return ReferenceSubgoalTask(ident, "NotParseable", plan=plan, goal_unreadable=True)
     literals = [x for f in parsed.subgoals for x in _literals(f)]
     split = len(literals) > len(parsed.subgoals)
+    fails = formula.literal_fails
+    if formula.path_fails or len(fails) != len(literals):
+        # its runtime checker cannot build the literal sequence (a quantifier, ``not`` of a
+        # compound formula): the catch-all, before any action runs
+        return ReferenceSubgoalTask(ident, "NotParseable", plan=plan, split=split)
     try:
-        return _run(task, plan, literals, split)
+        return _run(task, plan, literals, split, fails)
     except _NotParseable:
         return ReferenceSubgoalTask(ident, "NotParseable", plan=plan, split=split)
 
@@ -453,7 +602,11 @@ def _replay(
 
 
 def _run(
-    task: Any, plan: SampledPlan, literals: Sequence[Any], split: bool
+    task: Any,
+    plan: SampledPlan,
+    literals: Sequence[Any],
+    split: bool,
+    fails: Sequence[bool] = (),
 ) -> ReferenceSubgoalTask:
     from planproof.metrics.action_sequencing import evaluate_actions
     from planproof.metrics.subgoal_decomposition import _scorable
@@ -477,6 +630,8 @@ def _run(
                 failed.append((done, (*errors, "goal_failed")))
             continue
         literal = literals[i]
+        if i < len(fails) and fails[i]:  # the translator's split_obj_pair raises
+            raise _NotParseable(f"no id in {literal}")
         options = translate(literal, state)
         special = _translator_rule(literal, options)
         if not options:

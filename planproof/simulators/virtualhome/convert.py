@@ -285,6 +285,16 @@ def _checked_wheel() -> Path:
     return ensure_wheel()
 
 
+@functools.lru_cache(maxsize=64)
+def scene_names(task_id: str) -> dict[int, str]:
+    """Every node of the task's initial scene graph: id → class name (the reference's
+    ``id_to_name``, against which it checks an answer's objects: the converted world keeps
+    only the objects a task touches)."""
+    with open_wheel(_checked_wheel()) as w:
+        init = w.read_json(f"{GRAPH_DIR}file{task_id}.json")["init_graph"]
+    return {int(n["id"]): str(n["class_name"]) for n in init["nodes"]}
+
+
 def scene_extension(
     task_id: str, wanted: Iterable[tuple[str, int]], world_ids: Iterable[int]
 ) -> dict[str, Any]:
