@@ -6,7 +6,7 @@ whether a hallucination is an argument count, and the runtime error types.
     python benchmarks/fuzz_subgoal_reading.py [--answers 200] [--seed 11] [--store PATH]
 
 Each answer is a published subgoal-decomposition answer (any of the 15 models) or a task's
-own goal written as subgoal lines (its ``tl_goal`` split at ``and``), with one to three of
+own goal written as subgoal lines (its ``tl_goal`` split at ``and``), with one or two of
 the mistakes LLMs make (:data:`MUTATIONS`: lines dropped, repeated or swapped, a wrong
 argument count, unknown or id-less object names, rooms, body parts and scene objects outside
 planproof's world, disjunctions and nested ``and``/``or``/``not``, quantifiers, lower-case
@@ -25,6 +25,8 @@ mutated answers are a function of ``--seed`` alone. Prints every disagreement an
 from __future__ import annotations
 
 import argparse
+import datetime
+import hashlib
 import json
 import os
 import random
@@ -293,14 +295,24 @@ MUTATIONS: dict[str, Mutation] = {
     "malformed": _malform,
     "not-a-string": _foreign,
 }
-WEIGHTS = {"combine": 4, "insert": 3, "no-id": 2, "malformed": 3, "arity": 2, "drop": 2}
+WEIGHTS = {
+    "combine": 3,
+    "insert": 3,
+    "swap": 3,
+    "drop": 2,
+    "repeat": 2,
+    "world-object": 2,
+    "not-a-string": 0.5,
+}
+"""How often each mutation is drawn (1 where not named): most answers should still reach
+the runtime checker, where most of the reference's rules are."""
 
 
 def _wrap(lines: list[Any], rng: random.Random) -> tuple[str, str]:
     """The answer's text as an LLM might write it, and the wrapping's name."""
     body = json.dumps({"output": lines})
     r = rng.random()
-    if r < 0.55:
+    if r < 0.8:
         return body, "json"
     forms = {
         "fenced": f"```json\n{body}\n```",
@@ -376,7 +388,8 @@ def sources() -> list[tuple[str, str, list[Any]]]:
 
 def mutated_answers(count: int, seed: int) -> list[dict[str, Any]]:
     """``count`` mutated answers (``{"key", "tid", "origin", "mutations", "text"}``),
-    reproducible from ``seed``."""
+    reproducible from ``seed``; the key (seed, index, digest of task and text) changes with
+    the answer, so a stored verdict never meets another answer."""
     rng = random.Random(seed)
     srcs = sources()
     ctxs = contexts()
@@ -389,13 +402,14 @@ def mutated_answers(count: int, seed: int) -> list[dict[str, Any]]:
         if ctx is None:
             continue
         lines = list(lines)
-        applied = rng.choices(names, weights, k=rng.randint(1, 3))
+        applied = rng.choices(names, weights, k=rng.randint(1, 2))
         for name in applied:
             lines = MUTATIONS[name](lines, ctx, rng)
         text, wrap = _wrap(lines, rng)
+        digest = hashlib.sha256(f"{tid}\n{text}".encode()).hexdigest()[:8]
         jobs.append(
             {
-                "key": f"{seed}-{k}",
+                "key": f"{seed}-{k}-{digest}",
                 "tid": tid,
                 "origin": origin,
                 "mutations": [*applied, wrap],
@@ -469,6 +483,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--store", type=Path, default=None)
     ap.add_argument("--nice", type=int, default=10)
     ap.add_argument("--no-run", action="store_true", help="compare the stored verdicts only")
+    ap.add_argument(
+        "--save-cases",
+        type=Path,
+        help="write the answers --keys names and the reference's verdicts on them (test data)",
+    )
+    ap.add_argument("--keys", nargs="*", default=[])
     args = ap.parse_args(argv)
     from planproof.data import cache_dir
 
@@ -476,8 +496,58 @@ def main(argv: list[str] | None = None) -> int:
     jobs = mutated_answers(args.answers, args.seed)
     if not args.no_run:
         run_reference(jobs, store, args.nice)
-    compare(jobs, read_store(store))
+    results = read_store(store)
+    if args.save_cases:
+        save_cases(args.save_cases, [j for j in jobs if j["key"] in set(args.keys)], results)
+        return 0
+    compare(jobs, results)
     return 0
+
+
+def save_cases(
+    path: Path, jobs: Sequence[Mapping[str, Any]], results: Mapping[str, Mapping[str, Any]]
+) -> None:
+    """Add ``jobs`` (answer and task) with the reference's verdict on each to the test data
+    file ``path`` (facts measured here, with their provenance; no reference code)."""
+    from planproof.data.published import VHE_WHEEL
+    from planproof.runs.subgoal_reference_check import report_detail
+
+    doc = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {"cases": []}
+    doc["provenance"] = {
+        "evaluator": f"virtualhome-eval {VHE_WHEEL.version} (sha256 {VHE_WHEEL.sha256}), "
+        "unmodified, its own venv (benchmarks/reference_env.py, flavour 'published')",
+        "command": "python benchmarks/fuzz_subgoal_reading.py --seed SEED --answers N "
+        "(benchmarks/reference_sd_task_driver.py: subgoal_sim_utils.evaluate_task per answer, "
+        "random.seed(123) before each, PYTHONHASHSEED=2, nice 10)",
+        "fields": "reference: category (first item of the report), executable, success "
+        "(report is Correct), argument_count (IncorrectParamLength), errors (the runtime "
+        "report's error types, GOAL_FAILED left out, planproof's names, sorted)",
+        "answers": doc.get("provenance", {}).get(
+            "answers",
+            "published subgoal-decomposition answers or task goals, mutated by the fuzzer "
+            "(key = seed-index-digest; mutations as applied)",
+        ),
+    }
+    doc["provenance"]["date"] = datetime.date.today().isoformat()
+    have = {c["key"] for c in doc["cases"]}
+    for job in jobs:
+        row = results.get(job["key"])
+        if row is None or row.get("timeout") or job["key"] in have:
+            continue
+        cat, exe, ok, argc, errors = report_detail(row)
+        doc["cases"].append(
+            {
+                **{k: job[k] for k in ("key", "tid", "origin", "mutations", "text")},
+                "reference": {
+                    "category": cat,
+                    "executable": exe,
+                    "success": ok,
+                    "argument_count": argc,
+                    "errors": list(errors),
+                },
+            }
+        )
+    path.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":
