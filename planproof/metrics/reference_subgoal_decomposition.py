@@ -46,7 +46,7 @@ import random
 import re
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 REFERENCE_SEED = 123
@@ -86,6 +86,9 @@ ARITY: Mapping[str, int] = {
 """The reference vocabulary's argument counts (``state_param_dict``, ``actio_param_dict``)."""
 PRIMITIVE = re.compile(r"([A-Za-z_]\w*)\s*\(([^()]*)\)")
 SUBGOAL_LINE = re.compile(r"\w+\(.*?\)")
+_INNER_OR = re.compile(r"(?<![\w.\-])or(?!\w)")
+"""An ``or`` keyword left in a kept line (its parser's lexer reads one wherever no name
+character touches it)."""
 """What a line needs for the reference to keep it (``sample_state_from_compound_state``)."""
 CHARACTER_ID = "65"
 
@@ -99,6 +102,10 @@ class SampledPlan:
     lines: tuple[str, ...] | None
     dropped: int = 0
     sampled: int = 0
+    after: Any = field(default=None, compare=False, repr=False)
+    """The generator's state after this answer's draws, kept only when a kept line still
+    has an ``or`` its parser reads (``A(x.1)or B(y.2)``: no ``" or "`` to split at): the
+    runtime checker then draws again from it (:func:`read_formula`)."""
 
 
 def output_list(text: str) -> list[Any] | None:
@@ -136,7 +143,8 @@ def sample_plan(text: str | None, rng: random.Random) -> SampledPlan:
         parts = line.split(" or ")
         sampled += len(parts) > 1
         kept.append(rng.choice(parts))
-    return SampledPlan(tuple(kept), dropped, sampled)
+    after = rng.getstate() if any(_INNER_OR.search(x) for x in kept) else None
+    return SampledPlan(tuple(kept), dropped, sampled, after)
 
 
 def file_draws(
@@ -222,35 +230,42 @@ class Primitive:
 class Formula:
     """What the reference's pipeline reads off its parse, before any name is resolved:
     the primitives in its parser's order; the literals of its runtime sequence (``and`` and
-    ``then`` in order, the first disjunct of an ``or``, as :func:`_literals` reads
-    planproof's formulas), each with whether the translator fails on it (an argument
-    without an id: ``split_obj_pair`` unpacks ``name.id``); and whether building that
-    sequence fails (``sample_a_determined_path_from_tl_expr`` raises on a quantifier, and
-    on ``not`` of anything but a primitive, whose De Morgan expansion it reads as a
-    primitive)."""
+    ``then`` in order; of an ``or``, the first disjunct, as :func:`_literals` reads
+    planproof's formulas, or the one drawn when a generator is given), each with whether
+    the translator fails on it (an argument without an id: ``split_obj_pair`` unpacks
+    ``name.id``); and whether building that sequence fails
+    (``sample_a_determined_path_from_tl_expr`` raises on a quantifier, and on ``not`` of
+    anything but a primitive, whose De Morgan expansion it reads as a primitive)."""
 
     primitives: tuple[Primitive, ...]
     literal_fails: tuple[bool, ...]
     path_fails: bool
+    path: tuple[tuple[int, bool], ...] = ()
+    """The literals: (index in ``primitives``, negated)."""
+    drawn: bool = False
+    """Whether an ``or`` of the path was drawn from a generator."""
 
 
-def read_formula(tree: Any) -> Formula:
-    """:class:`Formula` of a parse by :func:`_tree`."""
+def read_formula(tree: Any, rng: random.Random | None = None) -> Formula:
+    """:class:`Formula` of a parse by :func:`_tree`; ``rng``: the generator the runtime
+    checker draws an ``or`` it still sees from (None: the first disjunct)."""
     prims: list[Primitive] = []
+    index: dict[int, int] = {}
     fails: list[bool] = []
-    path_fails = False
+    chosen: list[tuple[int, bool]] = []
+    path_fails = drawn = False
 
     def args_of(t: Any) -> tuple[tuple[str, int], ...]:
-        out = []
-        for a in t.children[1:]:
-            if a is not None:
-                tok = a.children[0]
-                out.append((str(tok), int(tok.start_pos)))
-        return out  # type: ignore[return-value]
+        return tuple(
+            (str(a.children[0]), int(a.children[0].start_pos))
+            for a in t.children[1:]
+            if a is not None
+        )
 
     def collect(t: Any, bound: frozenset[str]) -> None:
         if t.data == "prim":
-            prims.append(Primitive(str(t.children[0]), tuple(args_of(t)), bound))
+            index[id(t)] = len(prims)
+            prims.append(Primitive(str(t.children[0]), args_of(t), bound))
             return
         if t.data == "quant":
             bound = bound | {str(t.children[0])}
@@ -261,25 +276,31 @@ def read_formula(tree: Any) -> Formula:
                 collect(c, bound)
 
     def unwrap(t: Any) -> Any:
-        while True:
-            if t.data == "group" or (t.data in ("seq", "alt", "conj") and len(t.children) == 1):
-                t = t.children[0]
-            else:
-                return t
+        while t.data == "group" or (t.data in ("seq", "alt", "conj") and len(t.children) == 1):
+            t = t.children[0]
+        return t
 
     def path(t: Any) -> None:
-        nonlocal path_fails
+        nonlocal path_fails, drawn
         t = unwrap(t)
         if t.data in ("seq", "conj"):
             for c in t.children:
                 path(c)
         elif t.data == "alt":
-            path(t.children[0])
+            if rng is None:
+                path(t.children[0])
+            else:
+                drawn = True
+                path(rng.choice(t.children))
         elif t.data == "prim":
+            chosen.append((index[id(t)], False))
             fails.append(any("." not in a for a, _ in args_of(t)))
         elif t.data == "neg":
             inner = unwrap(t.children[0])
-            path_fails = path_fails or inner.data != "prim"
+            if inner.data == "prim":
+                chosen.append((index[id(inner)], True))
+            else:
+                path_fails = True
             fails.append(True)  # the translator has no rule for a negation
         else:  # quant, forn
             path_fails = True
@@ -287,7 +308,7 @@ def read_formula(tree: Any) -> Formula:
 
     collect(tree, frozenset())
     path(tree)
-    return Formula(tuple(prims), tuple(fails), path_fails)
+    return Formula(tuple(prims), tuple(fails), path_fails, tuple(chosen), drawn)
 
 
 def objects_in_scene(formula: Formula, scene: Mapping[int, str]) -> bool:
@@ -498,7 +519,11 @@ def score_answer(task: Any, plan: SampledPlan) -> ReferenceSubgoalTask:
     tree = _tree(plan.lines) if plan.lines else None
     if plan.lines is None or tree is None:
         return ReferenceSubgoalTask(ident, "NotParseable", plan=plan)
-    formula = read_formula(tree)
+    drawer = None
+    if plan.after is not None:
+        drawer = random.Random()
+        drawer.setstate(plan.after)
+    formula = read_formula(tree, drawer)
     primitives = formula.primitives
     unknown = next((p.name for p in primitives if p.name not in ARITY), "")
     if unknown:  # its grammar's "Unknown primitive" (names compared as written)
@@ -540,6 +565,8 @@ def score_answer(task: Any, plan: SampledPlan) -> ReferenceSubgoalTask:
     literals = [x for f in parsed.subgoals for x in _literals(f)]
     split = len(literals) > len(parsed.subgoals)
     fails = formula.literal_fails
+    if formula.drawn and not formula.path_fails:
+        literals = _drawn_literals(formula, task.world)
     if formula.path_fails or len(fails) != len(literals):
         # its runtime checker cannot build the literal sequence (a quantifier, ``not`` of a
         # compound formula): the catch-all, before any action runs
@@ -548,6 +575,19 @@ def score_answer(task: Any, plan: SampledPlan) -> ReferenceSubgoalTask:
         return _run(task, plan, literals, split, fails)
     except _NotParseable:
         return ReferenceSubgoalTask(ident, "NotParseable", plan=plan, split=split)
+
+
+def _drawn_literals(formula: Formula, world: Any) -> list[Any]:
+    """The literals of a path whose ``or`` was drawn, each read by planproof's reader
+    (None for one the translator fails on: it is never translated)."""
+    from planproof.interface.subgoals import read_subgoal_formulas
+
+    out: list[Any] = []
+    for (k, _), bad in zip(formula.path, formula.literal_fails, strict=True):
+        p = formula.primitives[k]
+        one = read_subgoal_formulas([f"{p.name}({', '.join(a for a, _ in p.args)})"], world)
+        out.extend([None] if bad or one.error is not None else _literals(one.subgoals[0]))
+    return out
 
 
 def goal_unreadable(task: Any) -> bool:

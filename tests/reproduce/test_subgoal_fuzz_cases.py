@@ -8,6 +8,7 @@ reading" and "Against the reference code")."""
 from __future__ import annotations
 
 import json
+import random
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -113,3 +114,19 @@ def test_read_formula_follows_the_reference_grammar() -> None:
     assert R.objects_in_scene(f, {1: "x", 3: "z", 4: "w", 5: "v", 7: "y"})
     assert not R.objects_in_scene(f, {1: "x", 3: "z", 4: "w", 5: "v"})  # no class y
     assert not R.objects_in_scene(f, {1: "y", 3: "z", 4: "w", 5: "v", 7: "y"})  # 1 is a y
+
+
+@pytest.mark.data
+def test_an_or_the_line_split_leaves_is_drawn_by_the_runtime_checker() -> None:
+    """``B(...)or A(...)`` has no ``" or "`` to split at, so the line keeps both and the
+    runtime checker draws one from the generator as the line draws left it: the grab of
+    the washing machine (an affordance error) or the soap put on it, depending on how many
+    lines drew before (the reference, run on each: hand-inner-or-* in the stored cases)."""
+    grab = "HOLDS_RH(character.65, washing_machine.1001)"
+    put = "ONTOP(soap.1002, washing_machine.1001)"
+    on = "ON(washing_machine.1001)"
+    got = {n: _verdict("27_2", *[on] * n, f"{grab}or {put}")[0] for n in range(3)}
+    assert got == {0: "GoalUnreachable", 1: "Runtime", 2: "GoalUnreachable"}
+    plan = R.sample_plan(json.dumps({"output": [f"{grab}or {put}"]}), random.Random(123))
+    assert plan.after is not None and plan.lines == (f"{grab}or {put}",)
+    assert R.sample_plan(json.dumps({"output": [put]}), random.Random(123)).after is None
