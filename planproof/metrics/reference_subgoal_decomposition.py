@@ -86,9 +86,9 @@ ARITY: Mapping[str, int] = {
 """The reference vocabulary's argument counts (``state_param_dict``, ``actio_param_dict``)."""
 PRIMITIVE = re.compile(r"([A-Za-z_]\w*)\s*\(([^()]*)\)")
 SUBGOAL_LINE = re.compile(r"\w+\(.*?\)")
-_INNER_OR = re.compile(r"(?<![\w.\-])or(?!\w)")
+_INNER_OR = re.compile(r"(?<![\w.\-])or(?!\w)|\)\s*or")
 """An ``or`` keyword left in a kept line (its parser's lexer reads one wherever no name
-character touches it)."""
+character touches it, and after a closing parenthesis even when a name follows)."""
 """What a line needs for the reference to keep it (``sample_state_from_compound_state``)."""
 CHARACTER_ID = "65"
 
@@ -205,6 +205,22 @@ def _tree(lines: Sequence[str]) -> Any:
         return _syntax().parse(" then ".join(lines))
     except LarkError:
         return None
+
+
+_GLUED_NOT = re.compile(r"(?<![\w\-])not([A-Za-z_]\w*)(?=\s*\()")
+
+
+def unglued(lines: Sequence[str]) -> tuple[str, ...]:
+    """The lines with a ``not`` glued to a name of the vocabulary written apart
+    (``notONTOP(a.1, b.2)`` → ``not ONTOP(a.1, b.2)``): the reference's Earley parser, whose
+    lexer tries every terminal at every place, reads the keyword there (its runtime checker
+    then fails on the negation); an LALR lexer reads one name ``notONTOP``. Other glued
+    keywords follow a closing parenthesis, where both read the keyword."""
+
+    def apart(m: re.Match[str]) -> str:
+        return f"not {m.group(1)}" if m.group(1) in ARITY else m.group(0)
+
+    return tuple(_GLUED_NOT.sub(apart, x) for x in lines)
 
 
 def in_reference_syntax(lines: Sequence[str]) -> bool:
@@ -516,7 +532,8 @@ def score_answer(task: Any, plan: SampledPlan) -> ReferenceSubgoalTask:
     from planproof.simulators.core import ErrorKind
 
     ident = task.identifier
-    tree = _tree(plan.lines) if plan.lines else None
+    lines = unglued(plan.lines) if plan.lines else ()
+    tree = _tree(lines) if lines else None
     if plan.lines is None or tree is None:
         return ReferenceSubgoalTask(ident, "NotParseable", plan=plan)
     drawer = None
@@ -534,7 +551,6 @@ def score_answer(task: Any, plan: SampledPlan) -> ReferenceSubgoalTask:
     if any(len(p.args) != ARITY[p.name] for p in primitives):
         # check_param_length runs before check_objects_in_scene and wins
         return ReferenceSubgoalTask(ident, "Hallucination", argument_count=True, plan=plan)
-    lines = plan.lines
     if task.dataset == "virtualhome":  # the reference's whole scene graph, not our world
         from planproof.simulators.virtualhome.tasks import with_scene_objects
 

@@ -130,3 +130,16 @@ def test_an_or_the_line_split_leaves_is_drawn_by_the_runtime_checker() -> None:
     plan = R.sample_plan(json.dumps({"output": [f"{grab}or {put}"]}), random.Random(123))
     assert plan.after is not None and plan.lines == (f"{grab}or {put}",)
     assert R.sample_plan(json.dumps({"output": [put]}), random.Random(123)).after is None
+
+
+@pytest.mark.data
+def test_a_not_glued_to_a_name_is_the_keyword() -> None:
+    """The reference's Earley lexer reads ``notONTOP(...)`` as ``not ONTOP(...)`` (then
+    fails on the negation: ``NotParseable``), not as an unknown primitive; a glued name
+    outside the vocabulary stays one name."""
+    assert _verdict("27_2", "notONTOP(soap.1002, washing_machine.1001)")[0] == "NotParseable"
+    assert R.unglued(["notONTOP(a.1, b.2)", "nothing(x.1)", "(notON(x.1))"]) == (
+        "not ONTOP(a.1, b.2)",
+        "nothing(x.1)",
+        "(not ON(x.1))",
+    )
