@@ -223,6 +223,12 @@ def unglued(lines: Sequence[str]) -> tuple[str, ...]:
     return tuple(_GLUED_NOT.sub(apart, x) for x in lines)
 
 
+_BETWEEN = re.compile(r"\bBETWEEN\(\s*([^,()\s]+)\s*,\s*([^,()\s]+)\s*\)")
+"""``BETWEEN(a, b)``, the reference's two-argument form: its translator skips the literal,
+and planproof's domain has the predicate with three arguments, so the reading gives it a
+third (``a`` again) that only makes planproof's reader read it."""
+
+
 def in_reference_syntax(lines: Sequence[str]) -> bool:
     """Does the reference's parser read the kept lines? It parses the whole formula before
     it looks up any name, so a syntax error anywhere is ``NotParseable`` even where another
@@ -563,6 +569,8 @@ def score_answer(task: Any, plan: SampledPlan) -> ReferenceSubgoalTask:
                 return ReferenceSubgoalTask(ident, "Hallucination", plan=plan)
             lines = with_ids(lines, formula, scene, task.world)
         task = with_scene_objects(task, lines)
+    if any("BETWEEN" in x for x in lines):
+        lines = tuple(_BETWEEN.sub(r"BETWEEN(\1, \2, \1)", x) for x in lines)
     parsed = read_subgoal_formulas(list(lines), task.world)
     if parsed.error is not None:
         if parsed.error.kind is ErrorKind.PARSING:

@@ -143,3 +143,18 @@ def test_a_not_glued_to_a_name_is_the_keyword() -> None:
         "nothing(x.1)",
         "(not ON(x.1))",
     )
+
+
+@pytest.mark.data
+def test_between_with_two_arguments_is_skipped_as_the_translator_skips_it() -> None:
+    """The reference's vocabulary has ``BETWEEN`` with two arguments and its translator
+    skips it; planproof's domain has three, so its reader alone would call the answer an
+    argument count (hand-odd-between: the reference reports ``GoalUnreachable``)."""
+    got = _verdict("27_2", "BETWEEN(soap.1002, sink.42)", "GRABBABLE(soap.1002)")
+    assert got == ("GoalUnreachable", True, False, False, ())
+    assert _verdict("27_2", "BETWEEN(soap.1002, sink.42, bathroom.1)")[:4] == (
+        "Hallucination",
+        False,
+        False,
+        True,
+    )
