@@ -158,3 +158,12 @@ def test_between_with_two_arguments_is_skipped_as_the_translator_skips_it() -> N
         False,
         True,
     )
+
+
+@pytest.mark.data
+def test_a_scene_object_joins_the_reading_with_what_holds_it() -> None:
+    """``hanger.365`` is in 438_1's scene graph, not in planproof's world, and inside a
+    closed thing the world lacks too: it joins with its containers, so grabbing it is the
+    missing step the reference reports (seed 12 of the fuzzer), not a free grab."""
+    got = _verdict("438_1", "ONTOP(hanger.365, couch.352)", "LYING(character.65)")
+    assert got == ("Runtime", False, False, False, ("missing_step",))

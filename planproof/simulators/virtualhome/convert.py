@@ -299,6 +299,7 @@ def scene_extension(
     task_id: str, wanted: Iterable[tuple[str, int]], world_ids: Iterable[int]
 ) -> dict[str, Any]:
     """The nodes of ``wanted`` (class name, id) that the task's initial scene graph has,
+    and the nodes they are inside or on (transitively, as :func:`convert_task` keeps them),
     converted as :func:`convert_task` converts a kept node: their objects, static facts and
     initial fluents, with the init-graph edges between them and the nodes ``world_ids`` (the
     task's converted objects). The reference checks an answer's objects against the whole
@@ -307,6 +308,16 @@ def scene_extension(
         init = w.read_json(f"{GRAPH_DIR}file{task_id}.json")["init_graph"]
     nodes = {n["id"]: n for n in init["nodes"]}
     extra = {i for c, i in wanted if i in nodes and nodes[i]["class_name"] == c}
+    parents: dict[int, set[int]] = {}
+    for f, rel, t in (_edge_key(e) for e in init["edges"]):
+        if rel in {"INSIDE", "ON"}:
+            parents.setdefault(f, set()).add(t)
+    frontier, have = list(extra), set(world_ids)
+    while frontier:  # what holds them, as convert_task keeps it (a closed closet, ...)
+        for p in parents.get(frontier.pop(), ()):
+            if p not in extra and p not in have:
+                extra.add(p)
+                frontier.append(p)
     names = {nid: object_name(nodes[nid]["class_name"], nid) for nid in nodes}
     keep = extra | (set(world_ids) & nodes.keys())
     objects, static, fluents = _node_facts(nodes, init["edges"], keep, names)
