@@ -285,14 +285,21 @@ def _checked_wheel() -> Path:
     return ensure_wheel()
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=4)
+def _init_graph(task_id: str) -> dict[str, Any]:
+    """The task's initial scene graph from the wheel (opening it costs a large part of a
+    second: the answers of one task come together, so a few are kept)."""
+    with open_wheel(_checked_wheel()) as w:
+        graph: dict[str, Any] = w.read_json(f"{GRAPH_DIR}file{task_id}.json")["init_graph"]
+    return graph
+
+
+@functools.cache
 def scene_names(task_id: str) -> dict[int, str]:
     """Every node of the task's initial scene graph: id → class name (the reference's
     ``id_to_name``, against which it checks an answer's objects: the converted world keeps
-    only the objects a task touches)."""
-    with open_wheel(_checked_wheel()) as w:
-        init = w.read_json(f"{GRAPH_DIR}file{task_id}.json")["init_graph"]
-    return {int(n["id"]): str(n["class_name"]) for n in init["nodes"]}
+    only the objects a task touches). Kept for every task asked (a few kB each)."""
+    return {int(n["id"]): str(n["class_name"]) for n in _init_graph(task_id)["nodes"]}
 
 
 def scene_extension(
@@ -304,8 +311,7 @@ def scene_extension(
     initial fluents, with the init-graph edges between them and the nodes ``world_ids`` (the
     task's converted objects). The reference checks an answer's objects against the whole
     scene graph, so its reading needs what the converted world leaves out."""
-    with open_wheel(_checked_wheel()) as w:
-        init = w.read_json(f"{GRAPH_DIR}file{task_id}.json")["init_graph"]
+    init = _init_graph(task_id)
     nodes = {n["id"]: n for n in init["nodes"]}
     extra = {i for c, i in wanted if i in nodes and nodes[i]["class_name"] == c}
     parents: dict[int, set[int]] = {}
