@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from planproof.metrics import reference_subgoal_decomposition as R
 from planproof.runs.subgoal_reference_check import fresh_detail
@@ -167,3 +169,53 @@ def test_a_scene_object_joins_the_reading_with_what_holds_it() -> None:
     missing step the reference reports (seed 12 of the fuzzer), not a free grab."""
     got = _verdict("438_1", "ONTOP(hanger.365, couch.352)", "LYING(character.65)")
     assert got == ("Runtime", False, False, False, ("missing_step",))
+
+
+_ARGS = st.sampled_from(["soap.1002", "soap", "sink.42", "character.65", "character"])
+
+
+def _formulas() -> st.SearchStrategy[str]:
+    prim = st.builds(
+        lambda n, xs: f"{n}({', '.join(xs)})",
+        st.sampled_from(["ONTOP", "ON", "CLEAN", "HOLDS_RH"]),
+        st.lists(_ARGS, min_size=1, max_size=2),
+    )
+
+    def grow(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+        return st.one_of(
+            st.builds(
+                lambda a, k, b: f"{a} {k} {b}", inner, st.sampled_from(["and", "or", "then"]), inner
+            ),
+            inner.map(lambda a: f"({a})"),
+            inner.map(lambda a: f"not {a}"),
+        )
+
+    return st.recursive(prim, grow, max_leaves=5)
+
+
+@pytest.mark.data
+@settings(max_examples=80, deadline=None)
+@given(_formulas())
+def test_ids_are_given_to_every_name_without_one(text: str) -> None:
+    """``with_ids`` gives an id to every argument written without one (a class of 27_2's
+    scene) and changes nothing else: the same primitives, in the text's order, with the
+    same names once the ids are dropped again; no literal but a negation fails after it
+    (where the path can be built at all)."""
+    from planproof.simulators.virtualhome.convert import scene_names
+
+    tree = R._tree([text])
+    assert tree is not None
+    f = R.read_formula(tree)
+    assert [p.name for p in f.primitives] == [m.group(1) for m in R.PRIMITIVE.finditer(text)]
+    out = R.with_ids([text], f, scene_names("27_2"), _task("27_2").world)
+    g = R.read_formula(R._tree(list(out)))
+    assert [p.name for p in g.primitives] == [p.name for p in f.primitives]
+    assert all("." in a for p in g.primitives for a, _ in p.args)
+    assert [[a.split(".")[0] for a, _ in p.args] for p in g.primitives] == [
+        [a.split(".")[0] for a, _ in p.args] for p in f.primitives
+    ]
+    assert g.path == f.path
+    if not g.path_fails:  # a quantifier or not of a compound formula: no path to read
+        assert all(bad == neg for bad, (_, neg) in zip(g.literal_fails, g.path, strict=True))
+    assert "soap.1002" in out[0] or "soap" not in text  # the world's soap, not another
+    assert R.unglued(out) == out
