@@ -589,12 +589,14 @@ def score_answer(task: Any, plan: SampledPlan) -> ReferenceSubgoalTask:
     literals = [x for f in parsed.subgoals for x in _literals(f)]
     split = len(literals) > len(parsed.subgoals)
     fails = formula.literal_fails
-    if formula.drawn and not formula.path_fails:
-        literals = _drawn_literals(formula, task.world)
-    if formula.path_fails or len(fails) != len(literals):
+    if formula.path_fails:
         # its runtime checker cannot build the literal sequence (a quantifier, ``not`` of a
         # compound formula): the catch-all, before any action runs
         return ReferenceSubgoalTask(ident, "NotParseable", plan=plan, split=split)
+    if formula.drawn or len(fails) != len(literals):
+        # another disjunct drawn, or planproof's reader grouped the literals otherwise:
+        # each literal of the reference's path read on its own
+        literals = _drawn_literals(formula, task.world)
     try:
         return _run(task, plan, literals, split, fails)
     except _NotParseable:
@@ -602,14 +604,15 @@ def score_answer(task: Any, plan: SampledPlan) -> ReferenceSubgoalTask:
 
 
 def _drawn_literals(formula: Formula, world: Any) -> list[Any]:
-    """The literals of a path whose ``or`` was drawn, each read by planproof's reader
+    """The literals of the reference's path, each read by planproof's reader on its own
     (None for one the translator fails on: it is never translated)."""
     from planproof.interface.subgoals import read_subgoal_formulas
 
     out: list[Any] = []
     for (k, _), bad in zip(formula.path, formula.literal_fails, strict=True):
         p = formula.primitives[k]
-        one = read_subgoal_formulas([f"{p.name}({', '.join(a for a, _ in p.args)})"], world)
+        text = _BETWEEN.sub(r"BETWEEN(\1, \2, \1)", f"{p.name}({', '.join(a for a, _ in p.args)})")
+        one = read_subgoal_formulas([text], world)
         out.extend([None] if bad or one.error is not None else _literals(one.subgoals[0]))
     return out
 
