@@ -401,6 +401,9 @@ class ReferenceSubgoalTask:
     goal_unreadable: bool = False
     no_arguments: bool = False
     actions: tuple[str, ...] = ()
+    as_written: bool = False
+    """The verdict came from comparing an object's text with the scene graph (an id of
+    another class, a name no node has, a name without an id reaching the translator)."""
 
     @property
     def error(self) -> str | None:
@@ -429,6 +432,10 @@ class ReferenceSubgoalTask:
 
 class _NotParseable(Exception):
     """The reference's catch-all: an exception anywhere is a ``NotParseable`` report."""
+
+
+class _NoId(_NotParseable):
+    """The translator unpacking ``name.id`` from a name written without an id."""
 
 
 def _is_character(name: str) -> bool:
@@ -566,7 +573,7 @@ def score_answer(task: Any, plan: SampledPlan) -> ReferenceSubgoalTask:
 
             scene = scene_names(ident)
             if not objects_in_scene(formula, scene):
-                return ReferenceSubgoalTask(ident, "Hallucination", plan=plan)
+                return ReferenceSubgoalTask(ident, "Hallucination", plan=plan, as_written=True)
             lines = with_ids(lines, formula, scene, task.world)
         task = with_scene_objects(task, lines)
     if any("BETWEEN" in x for x in lines):
@@ -599,21 +606,28 @@ def score_answer(task: Any, plan: SampledPlan) -> ReferenceSubgoalTask:
         literals = _drawn_literals(formula, task.world)
     try:
         return _run(task, plan, literals, split, fails)
-    except _NotParseable:
-        return ReferenceSubgoalTask(ident, "NotParseable", plan=plan, split=split)
+    except _NotParseable as exc:
+        written = isinstance(exc, _NoId)
+        return ReferenceSubgoalTask(
+            ident, "NotParseable", plan=plan, split=split, as_written=written
+        )
 
 
 def _drawn_literals(formula: Formula, world: Any) -> list[Any]:
     """The literals of the reference's path, each read by planproof's reader on its own
-    (None for one the translator fails on: it is never translated)."""
+    (None for one written without an id, ``"not"`` for a negation: the translator fails on
+    both, so neither is ever translated)."""
     from planproof.interface.subgoals import read_subgoal_formulas
 
     out: list[Any] = []
-    for (k, _), bad in zip(formula.path, formula.literal_fails, strict=True):
+    for (k, neg), bad in zip(formula.path, formula.literal_fails, strict=True):
+        if neg or bad:
+            out.append("not" if neg else None)
+            continue
         p = formula.primitives[k]
         text = _BETWEEN.sub(r"BETWEEN(\1, \2, \1)", f"{p.name}({', '.join(a for a, _ in p.args)})")
         one = read_subgoal_formulas([text], world)
-        out.extend([None] if bad or one.error is not None else _literals(one.subgoals[0]))
+        out.extend([None] if one.error is not None else _literals(one.subgoals[0]))
     return out
 
 
@@ -675,6 +689,7 @@ def _run(
     split: bool,
     fails: Sequence[bool] = (),
 ) -> ReferenceSubgoalTask:
+    from planproof.ltl.ast import Atom
     from planproof.metrics.action_sequencing import evaluate_actions
     from planproof.metrics.subgoal_decomposition import _scorable
 
@@ -698,7 +713,9 @@ def _run(
             continue
         literal = literals[i]
         if i < len(fails) and fails[i]:  # the translator's split_obj_pair raises
-            raise _NotParseable(f"no id in {literal}")
+            if literal is None or isinstance(literal, Atom):
+                raise _NoId(f"no id in {literal}")
+            raise _NotParseable(f"no translation of {literal}")
         options = translate(literal, state)
         special = _translator_rule(literal, options)
         if not options:

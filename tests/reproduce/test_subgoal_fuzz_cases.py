@@ -219,3 +219,21 @@ def test_ids_are_given_to_every_name_without_one(text: str) -> None:
         assert all(bad == neg for bad, (_, neg) in zip(g.literal_fails, g.path, strict=True))
     assert "soap.1002" in out[0] or "soap" not in text  # the world's soap, not another
     assert R.unglued(out) == out
+
+
+@pytest.mark.data
+def test_names_as_written_is_the_correction() -> None:
+    """Where planproof's reading executes an answer that the reference rejects for how it
+    writes an object (``soap`` without its id), the correction says so:
+    ``names-as-written``; ``soap.1001`` (an id of another class) is a hallucination in both
+    readings, no correction."""
+    from planproof.runs import subgoal_readings as sr
+
+    task = _task("27_2")
+    got = sr.score_both(task, json.dumps({"output": ["ONTOP(soap, washing_machine.1001)"]}))
+    assert got.planproof.trajectory.executable
+    assert got.reference.as_written and got.reference.category == "NotParseable"
+    assert got.correction is not None and got.correction.cls == "names-as-written"
+    other = sr.score_both(task, json.dumps({"output": ["ONTOP(soap.1001, washing_machine.1001)"]}))
+    assert other.reference.as_written and other.reference.category == "Hallucination"
+    assert other.planproof.trajectory.error_type == "hallucination" and other.correction is None
