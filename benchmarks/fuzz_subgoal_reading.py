@@ -25,7 +25,8 @@ reference_fuzz_verdicts.json``).
 
 Runs this session (``docs/subgoal-decomposition.md``, "Answers nobody published"): seed 11,
 150 answers (an earlier generator), 141 agree before the rules it found, 150 after; seed
-12, 200 answers, 199 before, 200 after; seed 13: see the docs.
+12, 200 answers, 199 before, 200 after; seed 13, 200 answers, 199 before and after (the goal
+check on planproof's simulator after FIND of the character itself: documented, open).
 """
 
 from __future__ import annotations
