@@ -14,10 +14,12 @@ reading"; each step a class of ``docs/reference-differences.md``):
    ``random`` that its ``utils`` seeds 123 on import: the draw depends on every line the
    same process read before (:func:`file_draws`);
 3. **grammar** — the whole formula in its grammar first (:func:`in_reference_syntax`: a
-   syntax error anywhere is ``NotParseable``); then names outside its vocabulary
-   (``CLOSE``, ``SWITCHON``, ``PUTBACK`` ... as subgoals: ``unknown-primitive``) are a
-   hallucination, as are unknown objects and wrong
-   argument counts (planproof's resolver reads the names);
+   syntax error anywhere is ``NotParseable``); then names outside its vocabulary, compared
+   as written (``CLOSE``, ``SWITCHON``, ``ontop`` ... as subgoals: ``unknown-primitive``)
+   are a hallucination, as are wrong argument counts and objects its scene graph does not
+   have as written (:func:`objects_in_scene`: ``names-as-written``); only then does
+   planproof's resolver read the names (a name without an id given one, :func:`with_ids`;
+   its literal fails in the translator);
 4. **runtime** — every ``and`` and ``then`` flattened into one sequence of literals
    (``conjunction-as-sequence``); each literal translated to fixed action templates
    (``translator-rule``: ``HOLDS_LH`` → ``FIND``, ``GRAB``; ``SITTING``, ``LYING``,
