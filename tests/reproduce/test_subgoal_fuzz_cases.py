@@ -21,7 +21,9 @@ from planproof.metrics import reference_subgoal_decomposition as R
 from planproof.runs.subgoal_reference_check import fresh_detail
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "eai_sd" / "reference_fuzz_verdicts.json"
-CASES = json.loads(DATA.read_text(encoding="utf-8"))["cases"]
+ALL = json.loads(DATA.read_text(encoding="utf-8"))["cases"]
+CASES = [c for c in ALL if "known_difference" not in c]
+KNOWN = [c for c in ALL if "known_difference" in c]
 
 
 @cache
@@ -51,6 +53,21 @@ def test_reading_gives_the_reference_verdict_on_stored_mutated_answers(
         tuple(want["errors"]),
     )
     assert fresh_detail(_task(case["tid"]), case["text"]) == expected
+
+
+def _detail(v: dict[str, Any]) -> tuple[Any, ...]:
+    return (v["category"], v["executable"], v["success"], v["argument_count"], tuple(v["errors"]))
+
+
+@pytest.mark.data
+@pytest.mark.parametrize("case", KNOWN, ids=[c["key"] for c in KNOWN])
+def test_a_documented_difference_stays_as_documented(case: dict[str, Any]) -> None:
+    """The one stored answer the reading does not follow yet (its cause in the docs): the
+    reading gives the documented verdict, not the reference's; when it starts to follow,
+    this fails and the case moves to the others."""
+    got = fresh_detail(_task(case["tid"]), case["text"])
+    assert got == _detail(case["known_difference"]["reading"])
+    assert got[:3] != _detail(case["reference"])[:3]
 
 
 def test_stored_cases_cover_every_category() -> None:
