@@ -26,7 +26,8 @@ reference_fuzz_verdicts.json``).
 Runs this session (``docs/subgoal-decomposition.md``, "Answers nobody published"): seed 11,
 150 answers (an earlier generator), 141 agree before the rules it found, 150 after; seed
 12, 200 answers, 199 before, 200 after; seed 13, 200 answers, 199 before and after (the goal
-check on planproof's simulator after FIND of the character itself: documented, open).
+check on planproof's simulator after FIND of the character itself: documented, open);
+seed 14, 200 answers, 198 before, 199 after (open: the goal checked over the trajectory).
 """
 
 from __future__ import annotations

@@ -254,3 +254,14 @@ def test_names_as_written_is_the_correction() -> None:
     other = sr.score_both(task, json.dumps({"output": ["ONTOP(soap.1001, washing_machine.1001)"]}))
     assert other.reference.as_written and other.reference.category == "Hallucination"
     assert other.planproof.trajectory.error_type == "hallucination" and other.correction is None
+
+
+@pytest.mark.data
+def test_a_goal_starting_with_sleep_raises_once_a_path_runs_to_the_end() -> None:
+    """269_2's goal is ``SLEEP() then (...)``: the reference's goal check grounds
+    ``SLEEP()``'s ``None`` arguments and its catch-all says ``NotParseable`` for any path
+    that runs to the end (fuzzer seed 14); a path that fails first is never checked."""
+    assert R.goal_raises(_task("269_2")) and not R.goal_raises(_task("27_2"))
+    done = ("NEXT_TO(character.65, bed.105)", "ONTOP(character.65, bed.105)")
+    assert _verdict("269_2", *done)[0] == "NotParseable"
+    assert _verdict("269_2", "HOLDS_RH(character.65, bed.105)")[0] == "Runtime"
