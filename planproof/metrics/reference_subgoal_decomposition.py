@@ -14,10 +14,12 @@ reading"; each step a class of ``docs/reference-differences.md``):
    ``random`` that its ``utils`` seeds 123 on import: the draw depends on every line the
    same process read before (:func:`file_draws`);
 3. **grammar** — the whole formula in its grammar first (:func:`in_reference_syntax`: a
-   syntax error anywhere is ``NotParseable``); then names outside its vocabulary
-   (``CLOSE``, ``SWITCHON``, ``PUTBACK`` ... as subgoals: ``unknown-primitive``) are a
-   hallucination, as are unknown objects and wrong
-   argument counts (planproof's resolver reads the names);
+   syntax error anywhere is ``NotParseable``); then names outside its vocabulary, compared
+   as written (``CLOSE``, ``SWITCHON``, ``ontop`` ... as subgoals: ``unknown-primitive``)
+   are a hallucination, as are wrong argument counts and objects its scene graph does not
+   have as written (:func:`objects_in_scene`: ``names-as-written``); only then does
+   planproof's resolver read the names (a name without an id given one, :func:`with_ids`;
+   its literal fails in the translator);
 4. **runtime** — every ``and`` and ``then`` flattened into one sequence of literals
    (``conjunction-as-sequence``); each literal translated to fixed action templates
    (``translator-rule``: ``HOLDS_LH`` → ``FIND``, ``GRAB``; ``SITTING``, ``LYING``,
@@ -46,7 +48,7 @@ import random
 import re
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 REFERENCE_SEED = 123
@@ -86,6 +88,9 @@ ARITY: Mapping[str, int] = {
 """The reference vocabulary's argument counts (``state_param_dict``, ``actio_param_dict``)."""
 PRIMITIVE = re.compile(r"([A-Za-z_]\w*)\s*\(([^()]*)\)")
 SUBGOAL_LINE = re.compile(r"\w+\(.*?\)")
+_INNER_OR = re.compile(r"(?<![\w.\-])or(?!\w)|\)\s*or")
+"""An ``or`` keyword left in a kept line (its parser's lexer reads one wherever no name
+character touches it, and after a closing parenthesis even when a name follows)."""
 """What a line needs for the reference to keep it (``sample_state_from_compound_state``)."""
 CHARACTER_ID = "65"
 
@@ -99,6 +104,10 @@ class SampledPlan:
     lines: tuple[str, ...] | None
     dropped: int = 0
     sampled: int = 0
+    after: Any = field(default=None, compare=False, repr=False)
+    """The generator's state after this answer's draws, kept only when a kept line still
+    has an ``or`` its parser reads (``A(x.1)or B(y.2)``: no ``" or "`` to split at): the
+    runtime checker then draws again from it (:func:`read_formula`)."""
 
 
 def output_list(text: str) -> list[Any] | None:
@@ -136,7 +145,8 @@ def sample_plan(text: str | None, rng: random.Random) -> SampledPlan:
         parts = line.split(" or ")
         sampled += len(parts) > 1
         kept.append(rng.choice(parts))
-    return SampledPlan(tuple(kept), dropped, sampled)
+    after = rng.getstate() if any(_INNER_OR.search(x) for x in kept) else None
+    return SampledPlan(tuple(kept), dropped, sampled, after)
 
 
 def file_draws(
@@ -165,11 +175,11 @@ _SYNTAX = r"""
 seq: alt ("then" alt)*
 alt: conj ("or" conj)*
 conj: unit ("and" unit)*
-unit: "not" unit
-    | NAME "(" [arg ("," arg)*] ")"
-    | "(" seq ")"
-    | ("forall" | "exists") NAME "." "(" seq ")"
-    | "forn" NUM "." NAME "." "(" seq ")"
+unit: "not" unit -> neg
+    | NAME "(" [arg ("," arg)*] ")" -> prim
+    | "(" seq ")" -> group
+    | ("forall" | "exists") NAME "." "(" seq ")" -> quant
+    | "forn" NUM "." NAME "." "(" seq ")" -> forn
 arg: NAME | NAME_ID
 NAME: /[a-zA-Z_\-]\w*/
 NAME_ID: /[a-zA-Z_\-]\w*\.[0-9]+/
@@ -178,8 +188,8 @@ NUM: /\d+/
 %ignore WS
 """
 """The language of the reference's subgoal formulas (``simple_tl_parser``'s grammar, the
-lines joined with ``then``): an object is a name or ``name.id``, nothing else
-(``character.65.hands`` is not); keywords in lower case."""
+lines joined with ``then``; its rules named here for :class:`Formula`): an object is a name
+or ``name.id``, nothing else (``character.65.hands`` is not); keywords in lower case."""
 
 
 @functools.lru_cache(maxsize=1)
@@ -189,18 +199,188 @@ def _syntax() -> Any:
     return Lark(_SYNTAX, parser="lalr")
 
 
+def _tree(lines: Sequence[str]) -> Any:
+    """The reference's parse of the kept lines (None: its parser fails)."""
+    from lark.exceptions import LarkError
+
+    try:
+        return _syntax().parse(" then ".join(lines))
+    except LarkError:
+        return None
+
+
+_GLUED_NOT = re.compile(r"(?<![\w\-])not([A-Za-z_]\w*)(?=\s*\()")
+
+
+def unglued(lines: Sequence[str]) -> tuple[str, ...]:
+    """The lines with a ``not`` glued to a name of the vocabulary written apart
+    (``notONTOP(a.1, b.2)`` → ``not ONTOP(a.1, b.2)``): the reference's Earley parser, whose
+    lexer tries every terminal at every place, reads the keyword there (its runtime checker
+    then fails on the negation); an LALR lexer reads one name ``notONTOP``. Other glued
+    keywords follow a closing parenthesis, where both read the keyword."""
+
+    def apart(m: re.Match[str]) -> str:
+        return f"not {m.group(1)}" if m.group(1) in ARITY else m.group(0)
+
+    return tuple(_GLUED_NOT.sub(apart, x) for x in lines)
+
+
+_BETWEEN = re.compile(r"\bBETWEEN\(\s*([^,()\s]+)\s*,\s*([^,()\s]+)\s*\)")
+"""``BETWEEN(a, b)``, the reference's two-argument form: its translator skips the literal,
+and planproof's domain has the predicate with three arguments, so the reading gives it a
+third (``a`` again) that only makes planproof's reader read it."""
+
+
 def in_reference_syntax(lines: Sequence[str]) -> bool:
     """Does the reference's parser read the kept lines? It parses the whole formula before
     it looks up any name, so a syntax error anywhere is ``NotParseable`` even where another
     line has a name outside its vocabulary (258_2, Claude-3 Haiku: ``RINSE(character.65.hands)``
     and ``CLOSE(faucet.232)``)."""
-    from lark.exceptions import LarkError
+    return _tree(lines) is not None
 
-    try:
-        _syntax().parse(" then ".join(lines))
-    except LarkError:
-        return False
+
+@dataclass(frozen=True)
+class Primitive:
+    """One ``NAME(args)`` of the formula as the reference's parser reads it: ``args`` the
+    argument texts with their offsets in the joined formula, ``bound`` the variables of
+    the quantifiers around it."""
+
+    name: str
+    args: tuple[tuple[str, int], ...]
+    bound: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Formula:
+    """What the reference's pipeline reads off its parse, before any name is resolved:
+    the primitives in its parser's order; the literals of its runtime sequence (``and`` and
+    ``then`` in order; of an ``or``, the first disjunct, as :func:`_literals` reads
+    planproof's formulas, or the one drawn when a generator is given), each with whether
+    the translator fails on it (an argument without an id: ``split_obj_pair`` unpacks
+    ``name.id``); and whether building that sequence fails
+    (``sample_a_determined_path_from_tl_expr`` raises on a quantifier, and on ``not`` of
+    anything but a primitive, whose De Morgan expansion it reads as a primitive)."""
+
+    primitives: tuple[Primitive, ...]
+    literal_fails: tuple[bool, ...]
+    path_fails: bool
+    path: tuple[tuple[int, bool], ...] = ()
+    """The literals: (index in ``primitives``, negated)."""
+    drawn: bool = False
+    """Whether an ``or`` of the path was drawn from a generator."""
+
+
+def read_formula(tree: Any, rng: random.Random | None = None) -> Formula:
+    """:class:`Formula` of a parse by :func:`_tree`; ``rng``: the generator the runtime
+    checker draws an ``or`` it still sees from (None: the first disjunct)."""
+    prims: list[Primitive] = []
+    index: dict[int, int] = {}
+    fails: list[bool] = []
+    chosen: list[tuple[int, bool]] = []
+    path_fails = drawn = False
+
+    def args_of(t: Any) -> tuple[tuple[str, int], ...]:
+        return tuple(
+            (str(a.children[0]), int(a.children[0].start_pos))
+            for a in t.children[1:]
+            if a is not None
+        )
+
+    def collect(t: Any, bound: frozenset[str]) -> None:
+        if t.data == "prim":
+            index[id(t)] = len(prims)
+            prims.append(Primitive(str(t.children[0]), args_of(t), bound))
+            return
+        if t.data == "quant":
+            bound = bound | {str(t.children[0])}
+        elif t.data == "forn":
+            bound = bound | {str(t.children[1])}
+        for c in t.children:
+            if hasattr(c, "data"):
+                collect(c, bound)
+
+    def unwrap(t: Any) -> Any:
+        while t.data == "group" or (t.data in ("seq", "alt", "conj") and len(t.children) == 1):
+            t = t.children[0]
+        return t
+
+    def path(t: Any) -> None:
+        nonlocal path_fails, drawn
+        t = unwrap(t)
+        if t.data in ("seq", "conj"):
+            for c in t.children:
+                path(c)
+        elif t.data == "alt":
+            if rng is None:
+                path(t.children[0])
+            else:
+                drawn = True
+                path(rng.choice(t.children))
+        elif t.data == "prim":
+            chosen.append((index[id(t)], False))
+            fails.append(any("." not in a for a, _ in args_of(t)))
+        elif t.data == "neg":
+            inner = unwrap(t.children[0])
+            if inner.data == "prim":
+                chosen.append((index[id(inner)], True))
+            else:
+                path_fails = True
+            fails.append(True)  # the translator has no rule for a negation
+        else:  # quant, forn
+            path_fails = True
+            fails.append(True)
+
+    collect(tree, frozenset())
+    path(tree)
+    return Formula(tuple(prims), tuple(fails), path_fails, tuple(chosen), drawn)
+
+
+def objects_in_scene(formula: Formula, scene: Mapping[int, str]) -> bool:
+    """``SubgoalSemanticChecker.check_objects_in_scene``: every argument but a quantified
+    variable is ``name.id`` of a node of the task's scene graph (``scene``: id → class name,
+    compared as text) or, without an id, the class name of one."""
+    names = set(scene.values())
+    for p in formula.primitives:
+        for arg, _ in p.args:
+            if arg in p.bound:
+                continue
+            if "." in arg:
+                name, ident = arg.split(".")
+                if scene.get(int(ident)) != name:
+                    return False
+            elif arg not in names:
+                return False
     return True
+
+
+def with_ids(
+    lines: Sequence[str], formula: Formula, scene: Mapping[int, str], world: Any
+) -> tuple[str, ...]:
+    """The kept lines with every argument written without an id given one (an object of
+    that class in planproof's world if there is one, else the scene's first), so that
+    planproof's reader, which needs ``name.id``, reads the same formula; the literals that
+    had one fail in the reference's translator (:attr:`Formula.literal_fails`) whatever it
+    names."""
+    ids: dict[str, int] = {}
+    for ident in sorted(scene, key=lambda i: (f"{scene[i]}.{i}" not in world.objects, i)):
+        ids.setdefault(scene[ident], ident)
+    starts, pos = [], 0
+    for line in lines:
+        starts.append(pos)
+        pos += len(line) + len(" then ")
+    edits: dict[int, list[tuple[int, str, str]]] = {}
+    for p in formula.primitives:
+        for arg, at in p.args:
+            if "." not in arg and arg not in p.bound and arg in ids:
+                k = max(i for i, s in enumerate(starts) if s <= at)
+                edits.setdefault(k, []).append((at - starts[k], arg, f"{arg}.{ids[arg]}"))
+    out = list(lines)
+    for k, spots in edits.items():
+        line = out[k]
+        for at, old, new in sorted(spots, reverse=True):
+            line = line[:at] + new + line[at + len(old) :]
+        out[k] = line
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -223,6 +403,9 @@ class ReferenceSubgoalTask:
     goal_unreadable: bool = False
     no_arguments: bool = False
     actions: tuple[str, ...] = ()
+    as_written: bool = False
+    """The verdict came from comparing an object's text with the scene graph (an id of
+    another class, a name no node has, a name without an id reaching the translator)."""
 
     @property
     def error(self) -> str | None:
@@ -251,6 +434,10 @@ class ReferenceSubgoalTask:
 
 class _NotParseable(Exception):
     """The reference's catch-all: an exception anywhere is a ``NotParseable`` report."""
+
+
+class _NoId(_NotParseable):
+    """The translator unpacking ``name.id`` from a name written without an id."""
 
 
 def _is_character(name: str) -> bool:
@@ -360,25 +547,40 @@ def score_answer(task: Any, plan: SampledPlan) -> ReferenceSubgoalTask:
     from planproof.simulators.core import ErrorKind
 
     ident = task.identifier
-    if plan.lines is None or not plan.lines or not in_reference_syntax(plan.lines):
+    lines = unglued(plan.lines) if plan.lines else ()
+    tree = _tree(lines) if lines else None
+    if plan.lines is None or tree is None:
         return ReferenceSubgoalTask(ident, "NotParseable", plan=plan)
-    primitives = [m.groups() for line in plan.lines for m in PRIMITIVE.finditer(line)]
-    unknown = next((n.upper() for n, _ in primitives if n.upper() not in ARITY), "")
-    if unknown:  # its grammar's "Unknown primitive", before any other check
+    drawer = None
+    if plan.after is not None:
+        drawer = random.Random()
+        drawer.setstate(plan.after)
+    formula = read_formula(tree, drawer)
+    primitives = formula.primitives
+    unknown = next((p.name for p in primitives if p.name not in ARITY), "")
+    if unknown:  # its grammar's "Unknown primitive" (names compared as written)
         return ReferenceSubgoalTask(ident, "Hallucination", plan=plan, unknown=unknown)
-    if any(not args.strip() for _, args in primitives):
+    if any(not p.args for p in primitives):
         # SLEEP(), WAKEUP(): check_objects_in_scene iterates the action's args, None there
         return ReferenceSubgoalTask(ident, "NotParseable", plan=plan, no_arguments=True)
-    wrong = any(
-        len([a for a in args.split(",") if a.strip()]) != ARITY[n.upper()] for n, args in primitives
-    )
-    if wrong:  # check_param_length runs before check_objects_in_scene and wins
+    if any(len(p.args) != ARITY[p.name] for p in primitives):
+        # check_param_length runs before check_objects_in_scene and wins
         return ReferenceSubgoalTask(ident, "Hallucination", argument_count=True, plan=plan)
     if task.dataset == "virtualhome":  # the reference's whole scene graph, not our world
         from planproof.simulators.virtualhome.tasks import with_scene_objects
 
-        task = with_scene_objects(task, plan.lines)
-    parsed = read_subgoal_formulas(list(plan.lines), task.world)
+        objects = task.world.objects
+        if any(a not in objects and a not in p.bound for p in primitives for a, _ in p.args):
+            from planproof.simulators.virtualhome.convert import scene_names
+
+            scene = scene_names(ident)
+            if not objects_in_scene(formula, scene):
+                return ReferenceSubgoalTask(ident, "Hallucination", plan=plan, as_written=True)
+            lines = with_ids(lines, formula, scene, task.world)
+        task = with_scene_objects(task, lines)
+    if any("BETWEEN" in x for x in lines):
+        lines = tuple(_BETWEEN.sub(r"BETWEEN(\1, \2, \1)", x) for x in lines)
+    parsed = read_subgoal_formulas(list(lines), task.world)
     if parsed.error is not None:
         if parsed.error.kind is ErrorKind.PARSING:
             return ReferenceSubgoalTask(ident, "NotParseable", plan=plan)
@@ -395,10 +597,52 @@ def score_answer(task: Any, plan: SampledPlan) -> ReferenceSubgoalTask:
         return ReferenceSubgoalTask(ident, "NotParseable", plan=plan, goal_unreadable=True)
     literals = [x for f in parsed.subgoals for x in _literals(f)]
     split = len(literals) > len(parsed.subgoals)
-    try:
-        return _run(task, plan, literals, split)
-    except _NotParseable:
+    fails = formula.literal_fails
+    if formula.path_fails:
+        # its runtime checker cannot build the literal sequence (a quantifier, ``not`` of a
+        # compound formula): the catch-all, before any action runs
         return ReferenceSubgoalTask(ident, "NotParseable", plan=plan, split=split)
+    if formula.drawn or len(fails) != len(literals):
+        # another disjunct drawn, or planproof's reader grouped the literals otherwise:
+        # each literal of the reference's path read on its own
+        literals = _drawn_literals(formula, task.world)
+    try:
+        return _run(task, plan, literals, split, fails)
+    except _NotParseable as exc:
+        written = isinstance(exc, _NoId)
+        return ReferenceSubgoalTask(
+            ident, "NotParseable", plan=plan, split=split, as_written=written
+        )
+
+
+def _drawn_literals(formula: Formula, world: Any) -> list[Any]:
+    """The literals of the reference's path, each read by planproof's reader on its own
+    (None for one written without an id, ``"not"`` for a negation: the translator fails on
+    both, so neither is ever translated)."""
+    from planproof.interface.subgoals import read_subgoal_formulas
+
+    out: list[Any] = []
+    for (k, neg), bad in zip(formula.path, formula.literal_fails, strict=True):
+        if neg or bad:
+            out.append("not" if neg else None)
+            continue
+        p = formula.primitives[k]
+        text = _BETWEEN.sub(r"BETWEEN(\1, \2, \1)", f"{p.name}({', '.join(a for a, _ in p.args)})")
+        one = read_subgoal_formulas([text], world)
+        out.extend([None] if one.error is not None else _literals(one.subgoals[0]))
+    return out
+
+
+def goal_raises(task: Any) -> bool:
+    """Does the reference's goal check raise on every path that runs to the end? The goal
+    of six tasks (1027_2, 181_1, 244_2, 269_2, 509_2, 875_1: ``SLEEP() then (...)``) starts
+    with an action without arguments; ``eval_simple_tl`` grounds it on the trajectory's
+    first state and iterates its ``None`` arguments, and the catch-all reports
+    ``NotParseable`` (fuzzer seed 14, 269_2). A path that fails before the end is never
+    checked."""
+    from planproof.ltl.ast import Atom, walk
+
+    return any(isinstance(a, Atom) and not a.args for g in task.parts.actions for a in walk(g))
 
 
 def goal_unreadable(task: Any) -> bool:
@@ -453,8 +697,13 @@ def _replay(
 
 
 def _run(
-    task: Any, plan: SampledPlan, literals: Sequence[Any], split: bool
+    task: Any,
+    plan: SampledPlan,
+    literals: Sequence[Any],
+    split: bool,
+    fails: Sequence[bool] = (),
 ) -> ReferenceSubgoalTask:
+    from planproof.ltl.ast import Atom
     from planproof.metrics.action_sequencing import evaluate_actions
     from planproof.metrics.subgoal_decomposition import _scorable
 
@@ -469,6 +718,8 @@ def _run(
         visited += 1
         state, done, i, errors, rule = queue.popleft()
         if i == len(literals):
+            if goal_raises(task):  # its goal check grounds SLEEP()'s arguments: None
+                raise _NotParseable("the goal's action has no arguments")
             completed = True
             translated = translated or rule
             if evaluate_actions(scorable, done).success:
@@ -477,6 +728,10 @@ def _run(
                 failed.append((done, (*errors, "goal_failed")))
             continue
         literal = literals[i]
+        if i < len(fails) and fails[i]:  # the translator's split_obj_pair raises
+            if literal is None or isinstance(literal, Atom):
+                raise _NoId(f"no id in {literal}")
+            raise _NotParseable(f"no translation of {literal}")
         options = translate(literal, state)
         special = _translator_rule(literal, options)
         if not options:

@@ -59,6 +59,8 @@ def classify(own: Any, ref: Any) -> str:
         return "disjunct-sampled"
     if ref.unknown:
         return "unknown-primitive"
+    if ref.as_written:
+        return "names-as-written"
     if ref.category == "NotParseable":
         return "reference-exception"
     if ref.argument_count != (traj.error_type == "argument_count"):

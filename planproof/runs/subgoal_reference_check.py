@@ -118,3 +118,52 @@ def whole_file_figures(
         plan = draws.get(ident, R.SampledPlan(None))
         scored.append(R.score_answer(task, plan) if task is not None else R.unread(ident))
     return figures("subgoal-decomposition", R.summarize_reference(scored))
+
+
+Detail = tuple[str, bool, bool, bool, tuple[str, ...]]
+"""A :data:`Verdict` and what the report says beyond it: whether a hallucination is an
+argument count, and the error types of the reported path (planproof's words, sorted)."""
+
+ERROR_NAMES = {
+    "WRONG_TEMPORAL_ORDER": "wrong_order",
+    "MISSING_STEP": "missing_step",
+    "AFFORDANCE_ERROR": "affordance",
+    "ADDITIONAL_STEP": "additional_step",
+    "UNSEEN_OBJECT": "unseen_object",
+    "UNKNOWN_ERROR": "unknown_error",
+}
+"""The reference runtime checker's error types → planproof's names."""
+
+
+def report_detail(rec: Mapping[str, Any]) -> Detail:
+    """:data:`Detail` of one reference report (``{"success", "info"}``, as
+    :func:`stored_verdict` reads it): the argument count from the semantic checker's
+    ``IncorrectParamLength``, the error types from the runtime report's entries
+    (``GOAL_FAILED`` left out: it is the verdict)."""
+    category, executable, success = stored_verdict(rec)
+    report = ast.literal_eval(str(rec.get("info")))
+    argc = (
+        category == "Hallucination"
+        and isinstance(report[1], dict)
+        and bool(report[1].get("IncorrectParamLength"))
+    )
+    errors: list[str] = []
+    if category in ("Runtime", "GoalUnreachable", "Correct"):
+        entries = report[3] if category == "Correct" else report[2]
+        for e in entries or ():
+            for kind in e["error_info"]["error_type"]:
+                if kind != "GOAL_FAILED":
+                    errors.append(ERROR_NAMES.get(kind, kind))
+    return category, executable, success, argc, tuple(sorted(errors))
+
+
+def fresh_detail(task: Any, text: str) -> Detail:
+    """The reading's :data:`Detail` of one answer evaluated alone in a fresh reference
+    process (its disjuncts drawn from the seed)."""
+    import random
+
+    from planproof.metrics import reference_subgoal_decomposition as R
+
+    got = R.score_answer(task, R.sample_plan(text, random.Random(R.REFERENCE_SEED)))
+    errors = tuple(sorted(got.errors))
+    return got.category, got.executable, got.success, got.argument_count, errors

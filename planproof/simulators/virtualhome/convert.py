@@ -285,18 +285,45 @@ def _checked_wheel() -> Path:
     return ensure_wheel()
 
 
+@functools.lru_cache(maxsize=4)
+def _init_graph(task_id: str) -> dict[str, Any]:
+    """The task's initial scene graph from the wheel (opening it costs a large part of a
+    second: the answers of one task come together, so a few are kept)."""
+    with open_wheel(_checked_wheel()) as w:
+        graph: dict[str, Any] = w.read_json(f"{GRAPH_DIR}file{task_id}.json")["init_graph"]
+    return graph
+
+
+@functools.cache
+def scene_names(task_id: str) -> dict[int, str]:
+    """Every node of the task's initial scene graph: id → class name (the reference's
+    ``id_to_name``, against which it checks an answer's objects: the converted world keeps
+    only the objects a task touches). Kept for every task asked (a few kB each)."""
+    return {int(n["id"]): str(n["class_name"]) for n in _init_graph(task_id)["nodes"]}
+
+
 def scene_extension(
     task_id: str, wanted: Iterable[tuple[str, int]], world_ids: Iterable[int]
 ) -> dict[str, Any]:
     """The nodes of ``wanted`` (class name, id) that the task's initial scene graph has,
+    and the nodes they are inside or on (transitively, as :func:`convert_task` keeps them),
     converted as :func:`convert_task` converts a kept node: their objects, static facts and
     initial fluents, with the init-graph edges between them and the nodes ``world_ids`` (the
     task's converted objects). The reference checks an answer's objects against the whole
     scene graph, so its reading needs what the converted world leaves out."""
-    with open_wheel(_checked_wheel()) as w:
-        init = w.read_json(f"{GRAPH_DIR}file{task_id}.json")["init_graph"]
+    init = _init_graph(task_id)
     nodes = {n["id"]: n for n in init["nodes"]}
     extra = {i for c, i in wanted if i in nodes and nodes[i]["class_name"] == c}
+    parents: dict[int, set[int]] = {}
+    for f, rel, t in (_edge_key(e) for e in init["edges"]):
+        if rel in {"INSIDE", "ON"}:
+            parents.setdefault(f, set()).add(t)
+    frontier, have = list(extra), set(world_ids)
+    while frontier:  # what holds them, as convert_task keeps it (a closed closet, ...)
+        for p in parents.get(frontier.pop(), ()):
+            if p not in extra and p not in have:
+                extra.add(p)
+                frontier.append(p)
     names = {nid: object_name(nodes[nid]["class_name"], nid) for nid in nodes}
     keep = extra | (set(world_ids) & nodes.keys())
     objects, static, fluents = _node_facts(nodes, init["edges"], keep, names)
