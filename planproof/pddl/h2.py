@@ -125,12 +125,15 @@ def h2_unreachable_goal(task: SasTask) -> bool:
     state = _State(rows, var_mask)
     if state.holds(goal, goal_mask):
         return False
-    ops = [_op(task, offset, i) for i in range(len(task.operators))]
+    # each operator is compiled when first visited: a solvable task often stops early
+    ops: list[_Op | None] = [None] * len(task.operators)
     applicable = [False] * len(ops)
     dirty = -1  # the first pass visits every operator
     while True:
         touched = 0
-        for k, op in enumerate(ops):
+        for k, known in enumerate(ops):
+            op = known if known is not None else _op(task, offset, k)
+            ops[k] = op
             # an operator without precondition keeps every reached fact: always visited
             if op.pre and not op.watched & dirty:
                 continue
@@ -154,6 +157,7 @@ class _State:
     def __init__(self, rows: list[int], var_mask: list[int]) -> None:
         self.rows = rows
         self.var_mask = var_mask
+        self.reached = _bits(f for f, r in enumerate(rows) if r >> f & 1)
 
     def holds(self, facts: tuple[int, ...] | list[int], mask: int) -> bool:
         """Every pair (and fact) of ``facts`` is in R."""
@@ -173,10 +177,7 @@ class _State:
         may = [e for e in op.effects if not e.conditional or self.holds(e.condition, e.mask)]
         if not may:
             return 0
-        if op.pre:
-            keep = self.together(op.pre, -1)
-        else:
-            keep = _bits(f for f, r in enumerate(rows) if r >> f & 1)
+        keep = self.together(op.pre, -1) if op.pre else self.reached
         keep &= ~op.surely_changed
         fired = _bits(e.fact for e in may)
         touched = 0
@@ -188,6 +189,7 @@ class _State:
             if not new:
                 continue
             rows[e.fact] |= new
+            self.reached |= bit
             touched |= bit | new
             new &= ~bit
             while new:
