@@ -9,12 +9,21 @@ keys) and subgoal decomposition for the 15 published models (``published_cells``
 ``--workers`` local processes, and keeps per cell its summary and every task's verdict.
 With ``--against`` it lists every cell, task and summary field that differs from the saved
 run and exits 1 if anything does: a speed change must leave it empty.
+
+``--modules transition-modeling --datasets behavior`` covers BEHAVIOR transition modeling
+with its planner (both readings are in each cell's summary; each task's planner status);
+set ``PLANPROOF_PLAN_CACHE_PATH`` to a fresh file in a temporary directory so the user's
+planner cache is neither read nor changed. ``--allow-status A:B`` accepts a task whose
+planner status moved from A to B (a documented status improvement) and lists those moves
+per cell instead of counting them as differences. The CPU time of the run (this process
+and its workers, Fast Downward included) is printed at the end.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import resource
 import sys
 import time
 from pathlib import Path
@@ -24,15 +33,19 @@ from planproof.executor import ExecutorConfig, open_executor
 from planproof.runs.published_sweep import Cell, evaluate_cell, published_cells
 
 MODULES = ("goal-interpretation", "action-sequencing", "subgoal-decomposition")
+CHOICES = (*MODULES, "transition-modeling")
 
 
 def cell_key(cell: dict[str, Any]) -> str:
-    return f"{cell['module']}/{cell['model']}/{cell['repeated']}"
+    where = "" if cell["dataset"] == "virtualhome" else f"-{cell['dataset']}"
+    return f"{cell['module']}{where}/{cell['model']}/{cell['repeated']}"
 
 
-def score(modules: list[str], models: list[str] | None, workers: int) -> dict[str, Any]:
+def score(
+    modules: list[str], models: list[str] | None, workers: int, datasets: list[str]
+) -> dict[str, Any]:
     """Cell key → {summary, figures, tasks} for every selected cell."""
-    cells: list[Cell] = published_cells(modules, models)
+    cells: list[Cell] = published_cells(modules, models, datasets=datasets)
     out: dict[str, Any] = {}
     with open_executor(ExecutorConfig("local", workers), tasks=len(cells)) as ex:
         results = ex.map(evaluate_cell, cells)
@@ -44,9 +57,29 @@ def score(modules: list[str], models: list[str] | None, workers: int) -> dict[st
     return out
 
 
-def differences(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+def _status_moved(b: Any, a: Any, allowed: set[tuple[str, str]]) -> bool:
+    """The two task verdicts differ only in an allowed planner-status move."""
+    if not isinstance(b, dict) or not isinstance(a, dict) or set(b) != set(a):
+        return False
+    if any(b[k] != a[k] for k in b if k != "planner_status"):
+        return False
+    return (str(b.get("planner_status")), str(a.get("planner_status"))) in allowed
+
+
+_STATUS_COUNTS = ("planner_budget_spent", "planner_statuses", "planner_unsolvable")
+
+
+def differences(
+    before: dict[str, Any],
+    after: dict[str, Any],
+    allowed: set[tuple[str, str]] | None = None,
+    moves: dict[str, list[str]] | None = None,
+) -> list[str]:
     """Human-readable differences between two saved runs (cells present in both; a cell
-    present in one only is a difference too)."""
+    present in one only is a difference too). Task verdicts that differ only by an
+    ``allowed`` planner-status move go to ``moves`` (cell key → identifiers), and then the
+    summary's status counters (which count them) are not compared for that cell."""
+    allowed = allowed or set()
     out: list[str] = []
     for key in sorted(set(before) | set(after)):
         if key not in before or key not in after:
@@ -55,12 +88,20 @@ def differences(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
         b, a = before[key], after[key]
         bt = {t["identifier"]: t for t in b["tasks"]}
         at = {t["identifier"]: t for t in a["tasks"]}
+        moved: list[str] = []
         for ident in sorted(set(bt) | set(at)):
             if bt.get(ident) != at.get(ident):
+                if _status_moved(bt.get(ident), at.get(ident), allowed):
+                    moved.append(ident)
+                    continue
                 out.append(f"{key} {ident}: {bt.get(ident)} -> {at.get(ident)}")
+        if moved and moves is not None:
+            moves[key] = moved
         for part in ("summary", "figures"):
             if b[part] != a[part]:
                 for field in sorted(set(b[part]) | set(a[part])):
+                    if moved and field in _STATUS_COUNTS:
+                        continue
                     if b[part].get(field) != a[part].get(field):
                         out.append(f"{key} {part}.{field} differs")
     return out
@@ -71,20 +112,31 @@ def main() -> int:
     group = ap.add_mutually_exclusive_group(required=True)
     group.add_argument("--save", type=Path, help="write this run's verdicts here")
     group.add_argument("--against", type=Path, help="compare this run with a saved one")
-    ap.add_argument("--modules", nargs="+", choices=MODULES, default=list(MODULES))
+    ap.add_argument("--modules", nargs="+", choices=CHOICES, default=list(MODULES))
+    ap.add_argument("--datasets", nargs="+", default=["virtualhome"])
     ap.add_argument("--models", nargs="+", help="file stems (default: all 15)")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--allow-status", action="append", default=[], metavar="FROM:TO")
     args = ap.parse_args()
     t0 = time.perf_counter()
-    now = score(args.modules, args.models, args.workers)
-    print(f"scored {len(now)} cells in {time.perf_counter() - t0:.1f} s", flush=True)
+    now = score(args.modules, args.models, args.workers, args.datasets)
+    me, kids = (resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+    cpu = me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+    print(
+        f"scored {len(now)} cells in {time.perf_counter() - t0:.1f} s wall, {cpu:.1f} s CPU",
+        flush=True,
+    )
     if args.save is not None:
         args.save.write_text(json.dumps(now, sort_keys=True), encoding="utf-8")
         print(f"saved to {args.save}")
         return 0
     saved = json.loads(args.against.read_text(encoding="utf-8"))
     saved = {k: v for k, v in saved.items() if k in now}
-    diff = differences(saved, now)
+    allowed = {tuple(a.split(":", 1)) for a in args.allow_status if ":" in a}
+    moves: dict[str, list[str]] = {}
+    diff = differences(saved, now, {(a, b) for a, b in allowed}, moves)
+    for key, idents in sorted(moves.items()):
+        print(f"{key}: {len(idents)} allowed status moves: {', '.join(idents)}")
     for line in diff:
         print(line)
     tasks = sum(len(v["tasks"]) for v in now.values())

@@ -50,10 +50,13 @@ def plan_key(
     cpu_budget: float | None = None,
 ) -> str:
     """The content key of one planning task (see the module docstring); a search budget
-    is part of it (a verdict found within a budget may be ``budget`` under a smaller one)."""
+    is part of it (a verdict found within a budget may be ``budget`` under a smaller one),
+    and a CPU budget marks the key with the h^2 test that runs before the search."""
     dom, prob, _names = export_for_planner(domain, problem)
     budget = "" if max_expansions is None else f"expansions={max_expansions}\0"
-    budget += "" if cpu_budget is None else f"cpu={cpu_budget:g}\0"
+    # a CPU budget is planned by planproof.pddl.fd_budget: the h^2 test answers some
+    # tasks an earlier version cached as ``budget``, so its verdicts have their own keys
+    budget += "" if cpu_budget is None else f"cpu={cpu_budget:g}\0h2\0"
     h = hashlib.sha256(f"{FORMAT}\0{engine}\0{budget}".encode())
     h.update(dom.encode())
     h.update(b"\0")

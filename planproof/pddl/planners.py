@@ -158,7 +158,9 @@ def plan(
         deadline = time.process_time() + timeout if unbounded else None
         res = _builtin(domain, problem, deadline, max_states, max_expansions)
     elif cpu_budget is not None:
-        res = _fast_downward(domain, problem, cpu_budget, budget=True)
+        from planproof.pddl.fd_budget import fd_under_budget
+
+        res = fd_under_budget(*export_for_planner(domain, problem), cpu_budget)
     else:
         res = _fast_downward(domain, problem, timeout)
     return dataclasses.replace(res, seconds=time.perf_counter() - t0)
@@ -264,15 +266,13 @@ def _limit_cpu(seconds: float) -> None:
         resource.setrlimit(resource.RLIMIT_CPU, (min(soft, cap), cap))
 
 
-def _fast_downward(
-    domain: Domain, problem: Problem, timeout: float, *, budget: bool = False
-) -> PlanResult:
+def _fast_downward(domain: Domain, problem: Problem, timeout: float) -> PlanResult:
     """planproof's own PDDL export handed to Fast Downward's driver, in a private working
     directory (the driver writes ``output.sas`` there) and its own process group, killed
     with everything it started when the wall-clock guard passes. ``timeout`` is the
     driver's ``--overall-time-limit``, which Fast Downward enforces as CPU time of the
-    translator and the search together; with ``budget`` reaching it answers ``budget``
-    instead of ``timeout``. No unified-planning: building its model
+    translator and the search together. (A CPU *budget* is planned without the driver:
+    :mod:`planproof.pddl.fd_budget`.) No unified-planning: building its model
     and importing it cost ~10x the planner itself on small tasks."""
     import math
     import signal
@@ -319,9 +319,6 @@ def _fast_downward(
             "fast-downward", PlanStatus.UNSOLVABLE, reason="no plan exists (search exhausted)"
         )
     if code in _FD_OUT_OF_TIME or code in _CPU_LIMIT_SIGNALS:
-        if budget:
-            why = f"exit {code}: its budget of {max(1, math.ceil(timeout))} CPU s spent"
-            return PlanResult("fast-downward", PlanStatus.BUDGET, reason=why)
         return PlanResult("fast-downward", PlanStatus.TIMEOUT, reason=f"exit {code}: out of time")
     if code in _FD_OUT_OF_MEMORY:
         return PlanResult("fast-downward", PlanStatus.ERROR, reason=f"exit {code}: out of memory")

@@ -30,6 +30,7 @@ Nothing here is used by planproof's own scoring; it exists to reproduce and expl
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -299,9 +300,12 @@ class PartCount:
     gold: frozenset[str]
 
 
+@functools.lru_cache(maxsize=16384)
 def logic_score(predicted: str, gold: str) -> PartCount:
     """One operator part, as the reference's ``calculate_logic_score``: an unparsable
-    side yields no predicate at all."""
+    side yields no predicate at all. Memoised (a pure function of two texts): a BEHAVIOR
+    cell counts each answer three times (the file's figures, the reference reading and
+    the corrections table's per-task counts), and answers recur across models."""
     try:
         a, b = align(tree(tokens(predicted)), tree(tokens(gold)))
         _, m, u1, u2 = match(expr(a), expr(b))

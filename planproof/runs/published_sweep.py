@@ -38,17 +38,17 @@ TM_TIMEOUT = 100.0
 budget of their own)."""
 TM_BEHAVIOR_ENGINE = "fast-downward"
 TM_BEHAVIOR_CPU_BUDGET = 5.0
-"""BEHAVIOR transition modeling plans with Fast Downward (lama-first, its driver on
-planproof's PDDL export) under a budget of CPU seconds per planning task: the builtin
-search spends 20,000 expansions (1-2 minutes of CPU) on answers Fast Downward plans in
-0.3 s of CPU (38-step plans). The budget is Fast Downward's ``--overall-time-limit``,
-which its driver counts in CPU time of the translator and the search, so a spent budget
-does not depend on the machine's load: it is its own status (``budget``, never "no
-plan"), cached under the budget and reported (``planner_budget_spent``, ``reproduce``'s
-notes). Why 5 s and not the reference's 200 s of wall time (on the 1,273 distinct
-published planning tasks the slowest plan found took 3.4 s of CPU, 127 tasks spend the
-budget; 200 s would cost hours of CPU per cold run): docs/reproduce.md, "Planner
-budget"."""
+"""BEHAVIOR transition modeling plans with Fast Downward (lama-first on planproof's PDDL
+export, :mod:`planproof.pddl.fd_budget`) under a budget of CPU seconds per planning task:
+the builtin search spends 20,000 expansions (1-2 minutes of CPU) on answers Fast Downward
+plans in 0.3 s of CPU (38-step plans). The budget is the CPU time of Fast Downward's
+translator and search together, so a spent budget does not depend on the machine's
+load: it is its own status (``budget``, never "no plan"), cached under the budget and
+reported (``planner_budget_spent``, ``reproduce``'s notes). An h^2 test between the
+translator and the search proves most of the tasks that used to spend it unsolvable.
+Why 5 s and not the reference's 200 s of wall time (on the 1,273 distinct published
+planning tasks the slowest plan found took 3.4 s of CPU; 200 s would cost hours of CPU
+per cold run): docs/reproduce.md, "Planner budget"."""
 TM_MAX_EXPANSIONS = 20_000
 """The builtin planner's budget per planning task, in search expansions: the verdict is
 the same on every machine under any load (a wall-clock limit lost three Gemini 1.0 Pro
