@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
             f"{MAX_GROUNDING:,}",
             {"error": "too-large", "ground_actions": size if size < 2**53 else count_text(size)},
         )
-    from planproof.pddl.planners import PlanResult, PlanStatus
+    from planproof.pddl.plan_result import PlanResult, PlanStatus
     from planproof.pddl.validate import ValidationLimitError, compile_task, validate
 
     try:  # nested quantifiers too large to expand are refused before any grounding

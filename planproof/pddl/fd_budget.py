@@ -19,7 +19,7 @@ the translator) and 127 tasks spent the whole budget in the search. Here:
 
 The search configuration is the driver's ``lama-first`` alias, spelled out
 (:data:`LAMA_FIRST`; a test compares it with the installed driver's), so plans are the
-driver's. Statuses and exit codes are read as :func:`planproof.pddl.planners._fast_downward`
+driver's. Statuses and exit codes are read as :func:`planproof.pddl.planners._fast_downward` (the exit codes in :mod:`planproof.pddl.fd_process`)
 reads the driver's.
 """
 
@@ -34,20 +34,19 @@ import subprocess
 import sys
 import tempfile
 
-from planproof.pddl.planners import (
+from planproof.pddl.fd_process import (
     _CPU_LIMIT_SIGNALS,
     _FD_OUT_OF_MEMORY,
     _FD_OUT_OF_TIME,
     _FD_TRANSLATE_UNSOLVABLE,
     _FD_UNSOLVABLE,
-    PlanResult,
-    PlanStatus,
     _fd_plan,
     _guard_reason,
     _tail,
     _wall_guard,
     fast_downward_script,
 )
+from planproof.pddl.plan_result import PlanResult, PlanStatus
 from planproof.pddl.writer import NameMap
 
 ENGINE = "fast-downward"

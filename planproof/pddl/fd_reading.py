@@ -493,7 +493,7 @@ def fd_planner_success(
     a budget is the same on every run, so a warm sweep plans nothing)."""
     from planproof.pddl.ground import GroundingLimitError
     from planproof.pddl.plan_cache import cached_plan
-    from planproof.pddl.planners import PlanStatus
+    from planproof.pddl.plan_result import PlanStatus
 
     model = fd_model(vocabulary, gold, predicted, problem)
     if model.domain is None:

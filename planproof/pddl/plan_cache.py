@@ -27,7 +27,8 @@ import time
 from pathlib import Path
 
 from planproof.data.cache import DataUnavailableError, cache_dir
-from planproof.pddl.planners import PlanResult, PlanStatus, export_for_planner, plan
+from planproof.pddl.plan_result import PlanResult, PlanStatus
+from planproof.pddl.planners import export_for_planner, plan
 from planproof.pddl.reader import Problem
 from planproof.pddl.schema import Domain
 

@@ -31,10 +31,22 @@ import dataclasses
 import os
 import tempfile
 import time
-from dataclasses import dataclass
-from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from planproof.pddl.fd_process import (
+    _CPU_LIMIT_SIGNALS,
+    _FD_OUT_OF_MEMORY,
+    _FD_OUT_OF_TIME,
+    _FD_TRANSLATE_UNSOLVABLE,
+    _FD_UNSOLVABLE,
+    FD_ALIAS,
+    _fd_plan,
+    _guard_reason,
+    _tail,
+    _wall_guard,
+    fast_downward_script,
+)
+from planproof.pddl.plan_result import PlanResult, PlanStatus
 from planproof.pddl.reader import Problem
 from planproof.pddl.schema import Domain
 from planproof.pddl.writer import (
@@ -51,56 +63,6 @@ if TYPE_CHECKING:
 ENGINES = ("fast-downward", "pyperplan", "builtin")
 DEFAULT_TIMEOUT = 60.0
 """CPU seconds per planner call."""
-WALL_FACTOR = 20.0
-"""A child planner that has neither answered nor died after ``WALL_FACTOR * timeout + 60``
-wall seconds is stopped (it is not using its CPU budget: blocked, or starved). That is an
-``error`` (no verdict, never cached), not a ``timeout``: a timeout is CPU time spent."""
-
-PlanStep = tuple[str, tuple[str, ...]]
-
-
-class PlanStatus(StrEnum):
-    SOLVED = "solved"
-    UNSOLVABLE = "unsolvable"
-    TIMEOUT = "timeout"
-    BUDGET = "budget"
-    """The search budget (expansions, or Fast Downward's ``cpu_budget`` in CPU seconds) was
-    spent: no verdict, but one that does not depend on the machine's load, so it is cached
-    and reported like a verdict."""
-    UNSUPPORTED = "unsupported"
-    ERROR = "error"
-
-
-@dataclass(frozen=True)
-class PlanResult:
-    """What a planner said. ``plan`` uses the original action and object names."""
-
-    engine: str
-    status: PlanStatus
-    plan: tuple[PlanStep, ...] = ()
-    seconds: float = 0.0
-    reason: str = ""
-    renamed: dict[str, dict[str, str]] = dataclasses.field(default_factory=dict)
-    expanded: int = 0
-    """States the builtin search expanded (0 for the other engines)."""
-
-    @property
-    def solved(self) -> bool:
-        return self.status is PlanStatus.SOLVED
-
-    def plan_lines(self) -> list[str]:
-        return [" ".join([name, *args]) for name, args in self.plan]
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "engine": self.engine,
-            "status": self.status.value,
-            "plan": self.plan_lines(),
-            "seconds": round(self.seconds, 4),
-            "reason": self.reason,
-            "renamed": self.renamed,
-            "expanded": self.expanded,
-        }
 
 
 def planning_domain(domain: Domain) -> Domain:
@@ -211,48 +173,6 @@ def planning_refusal(domain: Domain, problem: Problem, engine: str = "builtin") 
     return ""
 
 
-FD_ALIAS = "lama-first"
-"""The Fast Downward configuration (unified-planning's default for one plan)."""
-
-# Fast Downward driver exit codes (driver/returncodes.py): unsolvable, out of time/memory.
-_FD_UNSOLVABLE = {11, 12}
-_FD_TRANSLATE_UNSOLVABLE = 10
-_FD_OUT_OF_TIME = {21, 23, 24}
-_FD_OUT_OF_MEMORY = {22, 24}
-_CPU_LIMIT_SIGNALS = {-24, 256 - 24, -9, 256 - 9}
-"""A process of the driver stopped by its CPU limit (SIGXCPU, then SIGKILL at the hard
-limit): the driver passes the translator's signal on as its own exit status (-24 or
-232)."""
-
-
-def fast_downward_script() -> str | None:
-    """The path of Fast Downward's driver shipped in the ``up-fast-downward`` wheel, found
-    without importing the package (which would import unified-planning)."""
-    import importlib.util
-
-    spec = importlib.util.find_spec("up_fast_downward")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    for base in spec.submodule_search_locations:
-        path = os.path.join(base, "downward", "fast-downward.py")
-        if os.path.exists(path):
-            return path
-    return None
-
-
-def _wall_guard(timeout: float) -> float:
-    """Wall seconds after which a child planner is stopped although its CPU budget is not
-    spent (it hangs, or the machine starves it)."""
-    return WALL_FACTOR * timeout + 60.0
-
-
-def _guard_reason(timeout: float) -> str:
-    return (
-        f"stopped after {_wall_guard(timeout):g} wall seconds without spending its "
-        f"{timeout:g} CPU s (hung, or starved by the machine's load): no verdict"
-    )
-
-
 def _limit_cpu(seconds: float) -> None:
     """In a child planner process: at most ``seconds`` of CPU time (SIGXCPU, then SIGKILL
     a few seconds later), inherited by every process it starts."""
@@ -325,26 +245,8 @@ def _fast_downward(domain: Domain, problem: Problem, timeout: float) -> PlanResu
     return PlanResult("fast-downward", PlanStatus.ERROR, reason=f"exit {code}: {_tail(log)}")
 
 
-def _fd_plan(text: str, names: NameMap) -> tuple[PlanStep, ...]:
-    """Fast Downward's plan file (``(name arg ...)`` lines, ``;`` comments) in the
-    original names."""
-    steps: list[PlanStep] = []
-    for raw in text.splitlines():
-        line = raw.split(";", 1)[0].strip()
-        if not line.startswith("("):
-            continue
-        name, *args = line.strip("()").split()
-        steps.append((names.original_action(name), tuple(names.original_object(a) for a in args)))
-    return tuple(steps)
-
-
 def _short(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {str(exc)[:300]}"
-
-
-def _tail(text: str, n: int = 300) -> str:
-    text = " ".join(text.split())
-    return text[-n:]
 
 
 # --- the built-in search -----------------------------------------------------------------
