@@ -4,11 +4,19 @@
     python benchmarks/compare_published_verdicts.py --against /tmp/before.json
 
 Scores every cell of goal interpretation, action sequencing (both readings of repeated
-keys) and subgoal decomposition for the 15 published models (``published_cells``,
-``evaluate_cell``: the code ``planproof reproduce eai`` runs, without its cell cache) on
+keys), subgoal decomposition and VirtualHome transition modeling (with the planner; each
+task's verdict in planproof's reading and in the reference reading, ``reference``) for the
+15 published models (``published_cells``,
+``evaluate_job``: the code ``planproof reproduce eai`` runs, without its cell cache) on
 ``--workers`` local processes, and keeps per cell its summary and every task's verdict.
 With ``--against`` it lists every cell, task and summary field that differs from the saved
 run and exits 1 if anything does: a speed change must leave it empty.
+
+Transition modeling plans through the persistent planner cache: run it with
+``PLANPROOF_PLAN_CACHE_PATH`` naming a fresh file (a cold cache) or ``PLANPROOF_PLAN_CACHE=off``.
+Its summary's ``planner_cache_hits`` is left out of the comparison: how many planning tasks
+one worker found already planned by another depends on the workers' timing, not on a
+verdict.
 """
 
 from __future__ import annotations
@@ -21,9 +29,24 @@ from pathlib import Path
 from typing import Any
 
 from planproof.executor import ExecutorConfig, open_executor
-from planproof.runs.published_sweep import Cell, evaluate_cell, published_cells
+from planproof.runs.published_sweep import (
+    Cell,
+    Shard,
+    evaluate_job,
+    merge_shards,
+    published_cells,
+    sharded,
+    shards,
+)
 
-MODULES = ("goal-interpretation", "action-sequencing", "subgoal-decomposition")
+MODULES = (
+    "goal-interpretation",
+    "action-sequencing",
+    "subgoal-decomposition",
+    "transition-modeling",
+)
+UNCOMPARED = frozenset({"planner_cache_hits"})
+"""Summary fields that count the cache's work, not a verdict (module docstring)."""
 
 
 def cell_key(cell: dict[str, Any]) -> str:
@@ -31,15 +54,30 @@ def cell_key(cell: dict[str, Any]) -> str:
 
 
 def score(modules: list[str], models: list[str] | None, workers: int) -> dict[str, Any]:
-    """Cell key → {summary, figures, tasks} for every selected cell."""
+    """Cell key → {summary, figures, tasks} for every selected cell. Transition modeling
+    is scored as ``reproduce`` scores it, in task slices merged per cell; the other
+    modules cell by cell."""
     cells: list[Cell] = published_cells(modules, models)
+    tm = [c for c in cells if c.module == "transition-modeling" and sharded(c)]
+    whole = [c for c in cells if c not in tm]
+    jobs: list[Cell | Shard] = [*shards(tm), *whole]
     out: dict[str, Any] = {}
-    with open_executor(ExecutorConfig("local", workers), tasks=len(cells)) as ex:
-        results = ex.map(evaluate_cell, cells)
-    for cell, res in zip(cells, results, strict=True):
+    with open_executor(ExecutorConfig("local", workers), tasks=len(jobs)) as ex:
+        results = ex.map(evaluate_job, jobs)
+    values: list[dict[str, Any]] = []
+    parts: list[list[dict[str, Any]]] = [[] for _ in tm]
+    for job, res in zip(jobs, results, strict=True):
         if res.value is None:
-            raise SystemExit(f"cell {cell} failed: {res.failure}")
-        v = res.value
+            raise SystemExit(f"job {job} failed: {res.failure}")
+        if isinstance(job, Shard):
+            for j, part in enumerate(res.value):
+                if "error" in part:
+                    raise SystemExit(f"cell {tm[j]} failed: {part['error']}")
+                parts[j].append(part)
+        else:
+            values.append(res.value)
+    values += [merge_shards(cell, p) for cell, p in zip(tm, parts, strict=True)]
+    for v in values:
         out[cell_key(v["cell"])] = {k: v[k] for k in ("summary", "figures", "tasks")}
     return out
 
@@ -60,7 +98,7 @@ def differences(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
                 out.append(f"{key} {ident}: {bt.get(ident)} -> {at.get(ident)}")
         for part in ("summary", "figures"):
             if b[part] != a[part]:
-                for field in sorted(set(b[part]) | set(a[part])):
+                for field in sorted((set(b[part]) | set(a[part])) - UNCOMPARED):
                     if b[part].get(field) != a[part].get(field):
                         out.append(f"{key} {part}.{field} differs")
     return out
