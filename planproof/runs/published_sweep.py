@@ -302,7 +302,17 @@ def _tm_summary(
     answers: Mapping[str, str],
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The cell's summary and per-task verdicts from its scored rows (VirtualHome)."""
-    tasks = [
+    tasks = _tm_verdicts(report)
+    summary = report.summary()
+    summary.update(unreadable)
+    summary["reference_counting"] = counting
+    _with_reading(summary, tasks, report.tasks, refs, answers, planner=cell.planner)
+    return summary, tasks
+
+
+def _tm_verdicts(report: Any) -> list[dict[str, Any]]:
+    """Each task's planner verdict in planproof's reading."""
+    return [
         {
             "identifier": t.identifier,
             "planner_found": t.planner_found,
@@ -310,11 +320,6 @@ def _tm_summary(
         }
         for t in report.tasks
     ]
-    summary = report.summary()
-    summary.update(unreadable)
-    summary["reference_counting"] = counting
-    _with_reading(summary, tasks, report.tasks, refs, answers, planner=cell.planner)
-    return summary, tasks
 
 
 def _answers(rows: Sequence[Mapping[str, Any]]) -> dict[str, str]:
@@ -333,14 +338,7 @@ def _transition_modeling(cell: Cell) -> tuple[dict[str, Any], list[dict[str, Any
     if cell.dataset == "behavior":  # both readings, and the corrections between them
         from planproof.runs.behavior_readings import both_readings
 
-        tasks = [
-            {
-                "identifier": t.identifier,
-                "planner_found": t.planner_found,
-                "planner_status": t.planner_status,
-            }
-            for t in report.tasks
-        ]
+        tasks = _tm_verdicts(report)
         summary = report.summary()
         summary.update(unreadable)
         summary["reference_counting"] = counting
