@@ -4,8 +4,10 @@
     python benchmarks/compare_published_verdicts.py --against /tmp/before.json
 
 Scores every cell of goal interpretation, action sequencing (both readings of repeated
-keys) and subgoal decomposition for the 15 published models (``published_cells``,
-``evaluate_cell``: the code ``planproof reproduce eai`` runs, without its cell cache) on
+keys) and subgoal decomposition by default; with ``--modules transition-modeling``, VirtualHome transition modeling (with the planner; each
+task's verdict in planproof's reading and in the reference reading, ``reference``) for the
+15 published models (``published_cells``,
+``evaluate_job``: the code ``planproof reproduce eai`` runs, without its cell cache) on
 ``--workers`` local processes, and keeps per cell its summary and every task's verdict.
 With ``--against`` it lists every cell, task and summary field that differs from the saved
 run and exits 1 if anything does: a speed change must leave it empty.
@@ -17,6 +19,12 @@ planner cache is neither read nor changed. ``--allow-status A:B`` accepts a task
 planner status moved from A to B (a documented status improvement) and lists those moves
 per cell instead of counting them as differences. The CPU time of the run (this process
 and its workers, Fast Downward included) is printed at the end.
+
+Transition modeling plans through the persistent planner cache: run it with
+``PLANPROOF_PLAN_CACHE_PATH`` naming a fresh file (a cold cache) or ``PLANPROOF_PLAN_CACHE=off``.
+Its summary's ``planner_cache_hits`` is left out of the comparison: how many planning tasks
+one worker found already planned by another depends on the workers' timing, not on a
+verdict.
 """
 
 from __future__ import annotations
@@ -30,10 +38,20 @@ from pathlib import Path
 from typing import Any
 
 from planproof.executor import ExecutorConfig, open_executor
-from planproof.runs.published_sweep import Cell, evaluate_cell, published_cells
+from planproof.runs.published_sweep import (
+    Cell,
+    Shard,
+    evaluate_job,
+    merge_shards,
+    published_cells,
+    sharded,
+    shards,
+)
 
 MODULES = ("goal-interpretation", "action-sequencing", "subgoal-decomposition")
 CHOICES = (*MODULES, "transition-modeling")
+UNCOMPARED = frozenset({"planner_cache_hits"})
+"""Summary fields that count the cache's work, not a verdict (module docstring)."""
 
 
 def cell_key(cell: dict[str, Any]) -> str:
@@ -44,15 +62,30 @@ def cell_key(cell: dict[str, Any]) -> str:
 def score(
     modules: list[str], models: list[str] | None, workers: int, datasets: list[str]
 ) -> dict[str, Any]:
-    """Cell key → {summary, figures, tasks} for every selected cell."""
+    """Cell key → {summary, figures, tasks} for every selected cell. Transition modeling
+    is scored as ``reproduce`` scores it (VirtualHome in task slices merged per cell);
+    the other modules cell by cell."""
     cells: list[Cell] = published_cells(modules, models, datasets=datasets)
+    tm = [c for c in cells if c.module == "transition-modeling" and sharded(c)]
+    whole = [c for c in cells if c not in tm]
+    jobs: list[Cell | Shard] = [*shards(tm), *whole]
     out: dict[str, Any] = {}
-    with open_executor(ExecutorConfig("local", workers), tasks=len(cells)) as ex:
-        results = ex.map(evaluate_cell, cells)
-    for cell, res in zip(cells, results, strict=True):
+    with open_executor(ExecutorConfig("local", workers), tasks=len(jobs)) as ex:
+        results = ex.map(evaluate_job, jobs)
+    values: list[dict[str, Any]] = []
+    parts: list[list[dict[str, Any]]] = [[] for _ in tm]
+    for job, res in zip(jobs, results, strict=True):
         if res.value is None:
-            raise SystemExit(f"cell {cell} failed: {res.failure}")
-        v = res.value
+            raise SystemExit(f"job {job} failed: {res.failure}")
+        if isinstance(job, Shard):
+            for j, part in enumerate(res.value):
+                if "error" in part:
+                    raise SystemExit(f"cell {tm[j]} failed: {part['error']}")
+                parts[j].append(part)
+        else:
+            values.append(res.value)
+    values += [merge_shards(cell, p) for cell, p in zip(tm, parts, strict=True)]
+    for v in values:
         out[cell_key(v["cell"])] = {k: v[k] for k in ("summary", "figures", "tasks")}
     return out
 
@@ -99,7 +132,7 @@ def differences(
             moves[key] = moved
         for part in ("summary", "figures"):
             if b[part] != a[part]:
-                for field in sorted(set(b[part]) | set(a[part])):
+                for field in sorted((set(b[part]) | set(a[part])) - UNCOMPARED):
                     if moved and field in _STATUS_COUNTS:
                         continue
                     if b[part].get(field) != a[part].get(field):

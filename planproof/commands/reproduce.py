@@ -201,10 +201,10 @@ def _label(files: int, jobs: Sequence[tuple[Any, list[int]]]) -> str:
 
 def _jobs(cells: Sequence[Any], todo: Sequence[int]) -> list[tuple[Any, list[int]]]:
     """The executor's work for the cells ``todo`` indexes, each job with the indexes of
-    its cells: subgoal decomposition as task slices of every model's file
-    (``published_sweep.Shard``), the rest a cell each; the slow ones first, so that the
-    workers finish together."""
-    from planproof.runs.published_sweep import SHARDED, shards
+    its cells: subgoal decomposition and VirtualHome's transition modeling as task slices
+    of every model's file (``published_sweep.Shard``, ``sharded``), the rest a cell each;
+    the slow ones first, so that the workers finish together."""
+    from planproof.runs.published_sweep import sharded, shards
 
     weight = {"transition-modeling": 0, "subgoal-decomposition": 1}
     # BEHAVIOR's transition modeling (Fast Downward per answer) is the slowest of all
@@ -214,10 +214,9 @@ def _jobs(cells: Sequence[Any], todo: Sequence[int]) -> list[tuple[Any, list[int
     jobs: list[tuple[Any, list[int]]] = []
     for module in dict.fromkeys(cells[i].module for i in ordered):
         members = [i for i in ordered if cells[i].module == module]
-        if module in SHARDED:
-            jobs += [(s, members) for s in shards([cells[i] for i in members])]
-        else:
-            jobs += [(cells[i], [i]) for i in members]
+        sliced = [i for i in members if sharded(cells[i])]
+        jobs += [(cells[i], [i]) for i in members if i not in sliced]
+        jobs += [(s, sliced) for s in shards([cells[i] for i in sliced])]
     return jobs
 
 

@@ -13,7 +13,7 @@ conditional effects raise :class:`GroundingLimitError`.
 
 from __future__ import annotations
 
-import dataclasses
+import functools
 import time
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
@@ -98,11 +98,17 @@ class _Grounder:
         self.by_type.setdefault(ROOT_TYPE, sorted(objs))
         self.static = domain.static_predicates
         self.init = problem.init
+        self._atoms: dict[tuple[str, tuple[str, ...]], Atom] = {}
         self.facts: dict[str, set[tuple[str, ...]]] = {}
         for a in problem.init:
             if a.pred in self.static:
                 self.facts.setdefault(a.pred, set()).add(tuple(t.name for t in a.args))
-        ctx = (tuple(sorted(domain.types.items())), tuple(sorted(objs.items())), problem.init)
+        # what compiling an operator reads of the task (besides its static predicates, in
+        # the memo's key): the objects of each type and the initial facts. Not the
+        # domain's type table itself, so that the reference reading's domain (an extra
+        # type no object has, :mod:`planproof.pddl.fd_reading`) shares the compiled gold
+        # operators with planproof's reading of the same task
+        ctx = (tuple((t, tuple(os)) for t, os in sorted(self.by_type.items())), problem.init)
         if len(_CONTEXTS) > MAX_CACHED_OPERATORS:
             _CONTEXTS.clear()  # old ids may then be reused by a new context: forget those too
             _OPERATORS.clear()
@@ -111,14 +117,21 @@ class _Grounder:
     def objects(self, t: str | None) -> list[str]:
         return self.by_type.get(t or ROOT_TYPE, [])
 
+    def ground(self, a: Atom, env: Mapping[str, str]) -> Atom:
+        """``a`` under ``env``: one :class:`Atom` per ground atom of the task (a grounding
+        builds the same atoms for many instances; building one costs its key and hash)."""
+        names = tuple(t.name if isinstance(t, Const) else env[t.name] for t in a.args)
+        key = (a.pred, names)
+        g = self._atoms.get(key)
+        if g is None:
+            g = self._atoms[key] = Atom(a.pred, tuple(map(Const, names)))
+        return g
+
     # formulas -> simplified ground formulas
     def simplify(self, f: Formula, env: Mapping[str, str]) -> Formula:
         match f:
             case Atom():
-                g = Atom(
-                    f.pred,
-                    tuple(a if isinstance(a, Const) else Const(env[a.name]) for a in f.args),
-                )
+                g = self.ground(f, env)
                 if g.pred == "=":
                     return Top() if g.args[0] == g.args[1] else Bottom()
                 if g.pred in self.static:
@@ -149,11 +162,7 @@ class _Grounder:
         for e in effects:
             match e:
                 case Add(atom) | Delete(atom):
-                    g = Atom(
-                        atom.pred,
-                        tuple(a if isinstance(a, Const) else Const(env[a.name]) for a in atom.args),
-                    )
-                    yield cond, (g, isinstance(e, Add))
+                    yield cond, (self.ground(atom, env), isinstance(e, Add))
                 case When(c, inner):
                     sc = _and([cond, self.simplify(c, env)])
                     if not isinstance(sc, Bottom):
@@ -265,7 +274,9 @@ def _effect_facts(lits: Iterable[Lit]) -> tuple[set[Fact], set[Fact]]:
     return {(a, True) for a in adds}, {(a, True) for a in dels}
 
 
+@functools.lru_cache(maxsize=65_536)
 def _control(name: str, *args: str) -> Fact:
+    """A control fact (immutable: built once per process, not per grounding)."""
     return Atom("_" + name, tuple(Const(a) for a in args)), True
 
 
@@ -662,6 +673,10 @@ def _predicates(op: Operator) -> frozenset[str]:
     return _PREDICATES[op]
 
 
+_LOCKING = frozenset({"_do", "_free"})
+"""Control predicates of an action that takes part in the conditional-effect lock."""
+
+
 @dataclass(frozen=True)
 class GroundTask:
     """A grounded STRIPS task as data: reach ``goal`` (one control fact, added by the goal
@@ -712,8 +727,8 @@ def ground_task(
         # no other action may run while a sequence holds the lock
         comp.actions = [
             a
-            if any(f[0].pred in {"_do", "_free"} for f in a.pre)
-            else dataclasses.replace(a, pre=a.pre | {free})
+            if any(f[0].pred in _LOCKING for f in a.pre)
+            else GroundAction(a.name, a.pre | {free}, a.adds, a.dels, a.origin)
             for a in comp.actions
         ]
     goals = [
@@ -734,9 +749,13 @@ def ground_task(
     for k, act in enumerate(actions):
         if k % (CLOCK_EVERY * 64) == 0:
             _check_clock(deadline)
-        adds = set(act.adds) | {(a, False) for a, _ in act.dels if a in negated}
-        dels = set(act.dels) | {(a, False) for a, _ in act.adds if a in negated}
-        full.append(GroundAction(act.name, act.pre, frozenset(adds), frozenset(dels), act.origin))
+        gained = [(a, False) for a, _ in act.dels if a in negated]
+        lost = [(a, False) for a, _ in act.adds if a in negated]
+        if gained or lost:  # else the action is already complete
+            adds, dels = act.adds.union(gained), act.dels.union(lost)
+            full.append(GroundAction(act.name, act.pre, adds, dels, act.origin))
+        else:
+            full.append(act)
     init: set[Fact] = {(a, True) for a in init_atoms} | {
         (a, False) for a in negated if a not in init_atoms
     }

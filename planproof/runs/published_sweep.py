@@ -238,11 +238,9 @@ def _trajectory(r: Any) -> dict[str, Any]:
     }
 
 
-def _transition_modeling(cell: Cell) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    from planproof.metrics.transition_modeling.evaluate import evaluate_responses
-    from planproof.pddl.eai import load_eai_pddl
-
-    data = load_eai_pddl(cell.dataset)
+def _tm_rows(cell: Cell) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """A transition-modeling file's answers (rows with an identifier) and its
+    ``unreadable_rows`` facts (:func:`_unreadable`)."""
     try:
         rows = json.loads(Path(cell.path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
@@ -257,6 +255,15 @@ def _transition_modeling(cell: Cell) -> tuple[dict[str, Any], list[dict[str, Any
     ]
     unreadable = _unreadable(cell.path, len(rows), problems)
     rows = [r for r in rows if isinstance(r, dict) and r.get("identifier") is not None]
+    return rows, unreadable
+
+
+def _tm_scored(cell: Cell, data: Any, rows: Sequence[Mapping[str, Any]]) -> tuple[Any, list[Any]]:
+    """planproof's report on ``rows`` and, on VirtualHome with the planner, the reference
+    reading's planner verdicts (each row is scored on its own: a slice of the rows gives
+    the slice of the results)."""
+    from planproof.metrics.transition_modeling.evaluate import evaluate_responses
+
     behavior = cell.dataset == "behavior"
     report = evaluate_responses(
         data,
@@ -267,7 +274,37 @@ def _transition_modeling(cell: Cell) -> tuple[dict[str, Any], list[dict[str, Any
         cpu_budget=TM_BEHAVIOR_CPU_BUDGET if behavior else None,
         run_planner=cell.planner,
     )
-    tasks = [
+    refs: list[Any] = []
+    if cell.planner and not behavior:
+        from planproof.metrics.transition_modeling.reference_planner import (
+            reference_planner_tasks,
+        )
+
+        refs = reference_planner_tasks(data, rows, max_expansions=TM_MAX_EXPANSIONS)
+    return report, refs
+
+
+def _tm_summary(
+    cell: Cell,
+    report: Any,
+    refs: Sequence[Any],
+    *,
+    unreadable: Mapping[str, Any],
+    counting: Mapping[str, Any],
+    answers: Mapping[str, str],
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The cell's summary and per-task verdicts from its scored rows (VirtualHome)."""
+    tasks = _tm_verdicts(report)
+    summary = report.summary()
+    summary.update(unreadable)
+    summary["reference_counting"] = counting
+    _with_reading(summary, tasks, report.tasks, refs, answers, planner=cell.planner)
+    return summary, tasks
+
+
+def _tm_verdicts(report: Any) -> list[dict[str, Any]]:
+    """Each task's planner verdict in planproof's reading."""
+    return [
         {
             "identifier": t.identifier,
             "planner_found": t.planner_found,
@@ -275,38 +312,50 @@ def _transition_modeling(cell: Cell) -> tuple[dict[str, Any], list[dict[str, Any
         }
         for t in report.tasks
     ]
-    summary = report.summary()
-    summary.update(unreadable)
-    # the reference's counting, for the paper's Tables 13 (VirtualHome) and 14 (BEHAVIOR)
+
+
+def _answers(rows: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    return {str(r.get("identifier", "")): str(r.get("llm_output", "")) for r in rows}
+
+
+def _transition_modeling(cell: Cell) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    from planproof.pddl.eai import load_eai_pddl
     from planproof.pddl.reference_logic_form import reference_logic_form_figures
 
-    summary["reference_counting"] = reference_logic_form_figures(data, rows)
-    if behavior:  # both readings, and the corrections between them
+    data = load_eai_pddl(cell.dataset)
+    rows, unreadable = _tm_rows(cell)
+    report, refs = _tm_scored(cell, data, rows)
+    # the reference's counting, for the paper's Tables 13 (VirtualHome) and 14 (BEHAVIOR)
+    counting = reference_logic_form_figures(data, rows)
+    if cell.dataset == "behavior":  # both readings, and the corrections between them
         from planproof.runs.behavior_readings import both_readings
 
+        tasks = _tm_verdicts(report)
+        summary = report.summary()
+        summary.update(unreadable)
+        summary["reference_counting"] = counting
         both_readings(data, rows, summary, report.tasks)
-    else:
-        _with_reading(summary, tasks, report.tasks, data, rows, planner=cell.planner)
-    return summary, tasks
+        return summary, tasks
+    return _tm_summary(
+        cell, report, refs, unreadable=unreadable, counting=counting, answers=_answers(rows)
+    )
 
 
 def _with_reading(
     summary: dict[str, Any],
     tasks: list[dict[str, Any]],
     own: Sequence[Any],
-    data: Any,
-    rows: Sequence[Mapping[str, Any]],
+    refs: Sequence[Any],
+    answers: Mapping[str, str],
     *,
     planner: bool,
 ) -> None:
     """Transition modeling in the reference's reading (logic form: its counting; planner
-    success: :mod:`~planproof.metrics.transition_modeling.reference_planner`), each task's
-    reference verdict, and the corrections table of planner success (counts in tasks)."""
+    success: ``refs``, :mod:`~planproof.metrics.transition_modeling.reference_planner`'s
+    verdicts), each task's reference verdict, and the corrections table of planner
+    success (counts in tasks); ``answers``: identifier → answer text."""
     from planproof.metrics.transition_modeling.planner_corrections import DELTAS, correction
-    from planproof.metrics.transition_modeling.reference_planner import (
-        reference_planner_rates,
-        reference_planner_tasks,
-    )
+    from planproof.metrics.transition_modeling.reference_planner import reference_planner_rates
     from planproof.pddl.eai import CATEGORIES
     from planproof.runs.goal_readings import corrections_table
 
@@ -319,14 +368,10 @@ def _with_reading(
     summary["reference_reading"] = {"by_category": by_category}
     if not planner:
         return
-    ref = {
-        t.identifier: t
-        for t in reference_planner_tasks(data, rows, max_expansions=TM_MAX_EXPANSIONS)
-    }
+    ref = {t.identifier: t for t in refs}
     summary["reference_reading"]["planner_by_category"] = reference_planner_rates(
         list(ref.values()), CATEGORIES
     )
-    answers = {str(r.get("identifier", "")): str(r.get("llm_output", "")) for r in rows}
     fixes = []
     for t, row in zip(own, tasks, strict=True):
         r = ref.get(t.identifier)
@@ -355,8 +400,22 @@ class PublishedFileError(ValueError):
     list): its cell is left out, the message names the file, the other cells go on."""
 
 
-SHARDED = frozenset({"subgoal-decomposition"})
-"""Modules whose cells are scored in task slices (:class:`Shard`)."""
+SHARDED = frozenset({"subgoal-decomposition", "transition-modeling"})
+"""Modules whose cells are scored in task slices (:class:`Shard`): transition modeling
+on VirtualHome only (:func:`sharded`)."""
+
+
+def sharded(cell: Cell) -> bool:
+    """Whether ``cell`` is scored in task slices. VirtualHome's transition modeling is:
+    the planner's grounding memo (:mod:`planproof.pddl.ground`) is per task, so a worker
+    that plans a task for every model (and both readings) compiles its operators once,
+    where file by file every worker compiled every task's; and the files' long tails
+    (Gemini 1.0 Pro's once took 80 s) no longer leave a worker idle."""
+    return cell.module in SHARDED and (
+        cell.module != "transition-modeling" or cell.dataset == "virtualhome"
+    )
+
+
 SHARDS = 8
 """Task slices of the sharded cells: enough to keep 2-8 workers busy to the end, few
 enough that reading every file once per slice stays negligible."""
@@ -390,11 +449,14 @@ def evaluate_shard(shard: Shard) -> list[dict[str, Any]]:
 
     for cell in shard.cells:
         start = time.perf_counter()
-        score, failed, _, _ = _scoring(cell)
         try:
-            facts, scored = _score_file(
-                cell, score, failed, lambda i: i % shard.count == shard.index
-            )
+            if cell.module == "transition-modeling":
+                facts, scored = _tm_slice(cell, shard.index, shard.count)
+            else:
+                score, failed, _, _ = _scoring(cell)
+                facts, scored = _score_file(
+                    cell, score, failed, lambda i: i % shard.count == shard.index
+                )
         except (ResponsesFileError, PublishedFileError, OSError) as exc:  # this file only
             out.append({"error": f"{cell.path}: {exc}" if cell.path not in str(exc) else str(exc)})
             continue
@@ -405,8 +467,72 @@ def evaluate_shard(shard: Shard) -> list[dict[str, Any]]:
 def merge_shards(cell: Cell, parts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """``cell``'s result from its part of every shard (all of them, in any order)."""
     scored = sorted((p for part in parts for p in part["results"]), key=lambda p: p[0])
-    summary, tasks = _summarized(cell, parts[0]["facts"], [r for _, r in scored])
+    if cell.module == "transition-modeling":
+        facts = next(p["facts"] for p in parts if "reference_counting" in p["facts"])
+        summary, tasks = _tm_merged(cell, facts, [r for _, r in scored])
+    else:
+        summary, tasks = _summarized(cell, parts[0]["facts"], [r for _, r in scored])
     return _cell_result(cell, summary, tasks, sum(p["seconds"] for p in parts))
+
+
+def _tm_slice(cell: Cell, index: int, count: int) -> tuple[dict[str, Any], list[tuple[int, Any]]]:
+    """Slice ``index`` of ``count`` of a VirtualHome transition-modeling file, scored in
+    both readings: the rows whose *task* falls in the slice (by its place in the
+    dataset's order, so that one slice holds a task's answers of every model, whatever
+    the file's order; a row of no evaluated task by its position). Returns the file's
+    facts (slice 0 adds the reference's logic-form counting, which needs every row) and
+    per kept row its position and ``(identifier, answer, planproof's result or None: not
+    evaluated, the reference reading's)``."""
+    from planproof.pddl.eai import load_eai_pddl
+
+    data = load_eai_pddl(cell.dataset)
+    rows, unreadable = _tm_rows(cell)
+    order = {ident: k for k, ident in enumerate(dict.fromkeys(data.solved))}
+    picked = [
+        (i, r)
+        for i, r in enumerate(rows)
+        if order.get(str(r.get("identifier", "")), i) % count == index
+    ]
+    report, refs = _tm_scored(cell, data, [r for _, r in picked])
+    wanted = set(data.solved)
+    own, ref = iter(report.tasks), iter(refs)
+    results: list[tuple[int, Any]] = []
+    for i, r in picked:
+        ident = str(r.get("identifier", ""))
+        evaluated = ident in wanted and ident in data.task_actions
+        mine = next(own) if evaluated else None
+        theirs = next(ref) if evaluated and cell.planner else None
+        results.append((i, (ident, str(r.get("llm_output", "")), mine, theirs)))
+    if next(own, None) is not None or next(ref, None) is not None:
+        raise AssertionError("a slice's results do not match its rows")  # pragma: no cover
+    facts: dict[str, Any] = {"unreadable": unreadable}
+    if index == 0:
+        from planproof.pddl.reference_logic_form import reference_logic_form_figures
+
+        facts["reference_counting"] = reference_logic_form_figures(data, rows)
+    return facts, results
+
+
+def _tm_merged(
+    cell: Cell, facts: Mapping[str, Any], results: Sequence[Any]
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The cell's summary and verdicts from every slice's rows, in the file's order: what
+    :func:`_transition_modeling` gives for the whole file."""
+    from planproof.metrics.transition_modeling.evaluate import Report
+
+    own = tuple(mine for _, _, mine, _ in results if mine is not None)
+    skipped = tuple(ident for ident, _, mine, _ in results if mine is None)
+    refs = [theirs for _, _, _, theirs in results if theirs is not None]
+    answers = {ident: answer for ident, answer, _, _ in results}
+    report = Report(cell.dataset, own, skipped, {})
+    return _tm_summary(
+        cell,
+        report,
+        refs,
+        unreadable=facts["unreadable"],
+        counting=facts["reference_counting"],
+        answers=answers,
+    )
 
 
 def evaluate_job(job: Cell | Shard) -> Any:

@@ -290,6 +290,35 @@ def test_grounding_memo_gives_the_direct_compilation(
         ground.MAX_SPLIT = saved
 
 
+@settings(max_examples=10, deadline=None)
+@given(_switch_cases(goals=0))
+def test_a_type_no_object_has_shares_the_grounding_memo(
+    case: tuple[int, list[tuple[int, int]], list[int]],
+) -> None:
+    """The reference reading's domain declares a type no object has
+    (``fd_reading.UNDECLARED_TYPE``): its operators compile as in the domain without it,
+    so they come from the memo compiled for planproof's reading (nothing new is stored),
+    and the task is the direct compilation's. An object of that type makes another
+    context: its operators compile afresh."""
+    import dataclasses
+
+    from planproof.pddl import ground
+    from planproof.pddl.fd_reading import UNDECLARED_TYPE
+
+    n, wired, plugged = case
+    d = read_domain(SWITCH_DOMAIN)
+    p = read_problem(_switch_problem(n, wired, plugged, "(on l0)"))
+    wider = dataclasses.replace(d, types={**d.types, UNDECLARED_TYPE: None})
+    ground._OPERATORS.clear()
+    ground.ground_task(d, p)
+    stored = len(ground._OPERATORS)
+    assert ground.ground_task(wider, p) == ground.ground_task(wider, p, memo=False)
+    assert len(ground._OPERATORS) == stored
+    named = dataclasses.replace(p, objects={**p.objects, "dining_room": UNDECLARED_TYPE})
+    assert ground.ground_task(wider, named) == ground.ground_task(wider, named, memo=False)
+    assert len(ground._OPERATORS) == 2 * stored
+
+
 COUNTER_DOMAIN = """
 (define (domain counter)
   (:predicates (b ?x) (z ?x) (lower ?x ?y))

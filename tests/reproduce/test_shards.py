@@ -2,8 +2,9 @@
 
 ``merge_shards(cell, parts)`` equals ``evaluate_cell(cell)`` (but for the seconds spent)
 whatever the number of slices and the order the parts arrive in, on real published
-files of goal interpretation, action sequencing (both readings of repeated keys) and
-subgoal decomposition; ``reproduce``'s ``score_cells`` leaves out the cells of a failing
+files of goal interpretation, action sequencing (both readings of repeated keys),
+subgoal decomposition and VirtualHome transition modeling (both readings, the planner
+on); ``reproduce``'s ``score_cells`` leaves out the cells of a failing
 slice with one warning per cell and keeps the other modules' cells.
 """
 
@@ -34,6 +35,7 @@ from tests.helpers import needed_resource
 
 GPT4O = "gpt-4o-2024-05-13"
 MISTRAL = "mistral-large-2402"
+TM = "transition-modeling"
 
 pytestmark = pytest.mark.data
 
@@ -62,6 +64,9 @@ def cells(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Cell]]:
     out[as_] = [Cell(GPT4O, as_, "virtualhome", as_path, repeated=r) for r in ("steps", "last")]
     out[sd] = [
         Cell(m, sd, "virtualhome", str(_rows(files, sd, m, 20, tmp))) for m in (GPT4O, MISTRAL)
+    ]
+    out[TM] = [
+        Cell(m, TM, "virtualhome", str(_rows(files, TM, m, 14, tmp))) for m in (GPT4O, MISTRAL)
     ]
     return out
 
@@ -93,7 +98,7 @@ def _but_seconds(result: dict[str, Any]) -> dict[str, Any]:
 
 @settings(max_examples=25, deadline=None)
 @given(
-    st.sampled_from(["goal-interpretation", "action-sequencing", "subgoal-decomposition"]),
+    st.sampled_from(["goal-interpretation", "action-sequencing", "subgoal-decomposition", TM]),
     st.integers(1, 9),
     st.randoms(use_true_random=False),
 )
@@ -102,7 +107,7 @@ def test_merged_slices_are_the_cell(
 ) -> None:
     """1 to 9 slices (25 for subgoal decomposition: more slices than answers), the parts
     in any order: the merge is the cell's result, tasks, facts and figures included."""
-    if module == "subgoal-decomposition":
+    if module in ("subgoal-decomposition", TM):
         count = (1, 3, 8, 25)[count % 4]  # its search is the slow part: four counts, cached
     group = cells[module]
     parts = _parts(module, group, count)
@@ -138,6 +143,47 @@ def test_the_slices_split_the_answers(cells: dict[str, list[Cell]]) -> None:
         assert len(every) == _whole(cell)["summary"]["tasks"] == 25
         assert all(p[j]["facts"] == parts[0][j]["facts"] for p in parts)
         assert parts[0][j]["facts"]["tasks_without_response"] > 0
+
+
+def test_transition_modeling_slices_hold_a_tasks_answers_of_every_model(
+    cells: dict[str, list[Cell]],
+) -> None:
+    """A transition-modeling slice takes a task's answer in every model's file (the
+    planner's grounding memo is per task), whatever the answer's position in its file;
+    the slices score every answer once, in both readings, and the cells are not trivial:
+    plans are found in both readings."""
+    group = cells[TM]
+    parts = _parts(TM, group, 3)
+    where: dict[str, set[int]] = {}
+    for i, part in enumerate(parts):
+        for j in range(len(group)):
+            for _, (ident, _, mine, theirs) in part[j]["results"]:
+                assert (mine is None) == (theirs is None)
+                if mine is not None:  # an evaluated task's (others go by position)
+                    where.setdefault(ident, set()).add(i)
+    assert where and all(len(s) == 1 for s in where.values()), where
+    for cell in group:
+        whole = _whole(cell)
+        scored = sum(len(p[group.index(cell)]["results"]) for p in parts)
+        assert scored == 14
+        assert any(t["planner_found"] for t in whole["tasks"])
+        assert any(t["reference"]["success"] for t in whole["tasks"] if "reference" in t)
+
+
+def test_behavior_transition_modeling_is_scored_file_by_file() -> None:
+    """BEHAVIOR's transition modeling (Fast Downward per answer) stays a cell per file,
+    scheduled first; VirtualHome's comes in task slices after it."""
+    from planproof.commands.reproduce import _jobs
+    from planproof.runs.published_sweep import SHARDS, sharded
+
+    vh = Cell(GPT4O, TM, "virtualhome", "vh.json")
+    bh = Cell(GPT4O, TM, "behavior", "bh.json")
+    sd = Cell(GPT4O, "subgoal-decomposition", "virtualhome", "sd.json")
+    assert sharded(vh) and sharded(sd) and not sharded(bh)
+    jobs = _jobs([vh, bh, sd], range(3))
+    assert jobs[0] == (bh, [1])
+    assert [m for j, m in jobs if isinstance(j, Shard)] == [[0]] * SHARDS + [[2]] * SHARDS
+    assert len(jobs) == 1 + 2 * SHARDS
 
 
 def test_evaluate_job_runs_a_cell_or_a_slice(cells: dict[str, list[Cell]]) -> None:
