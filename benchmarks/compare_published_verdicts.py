@@ -4,7 +4,8 @@
     python benchmarks/compare_published_verdicts.py --against /tmp/before.json
 
 Scores every cell of goal interpretation, action sequencing (both readings of repeated
-keys) and subgoal decomposition by default; with ``--modules transition-modeling``, VirtualHome transition modeling (with the planner; each
+keys) and subgoal decomposition by default; with ``--modules transition-modeling``,
+VirtualHome transition modeling (with the planner; each
 task's verdict in planproof's reading and in the reference reading, ``reference``) for the
 15 published models (``published_cells``,
 ``evaluate_job``: the code ``planproof reproduce eai`` runs, without its cell cache) on
