@@ -20,8 +20,7 @@ the translator) and 127 tasks spent the whole budget in the search. Here:
 The search configuration is the driver's ``lama-first`` alias, spelled out
 (:data:`LAMA_FIRST`; a test compares it with the installed driver's), so plans are the
 driver's. Statuses and exit codes are read as :func:`planproof.pddl.planners._fast_downward`
-(the exit codes in :mod:`planproof.pddl.fd_process`)
-reads the driver's.
+reads the driver's (both from :mod:`planproof.pddl.fd_process`).
 """
 
 from __future__ import annotations
