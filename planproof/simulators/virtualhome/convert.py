@@ -285,6 +285,21 @@ def _checked_wheel() -> Path:
     return ensure_wheel()
 
 
+SCENE_GRAPHS_KEPT = 64
+"""Initial scene graphs kept read per process: the reference reading extends a task once
+per distinct set of objects an answer names, and a worker scores every model's answer to
+a task (a task slice holds ~43 tasks), so the graph is read from the wheel once per task
+instead of once per extension (opening the wheel reads its RECORD each time)."""
+
+
+@functools.lru_cache(maxsize=SCENE_GRAPHS_KEPT)
+def _init_graph(task_id: str) -> Mapping[str, Any]:
+    """The task's initial scene graph, as the wheel holds it (read-only for callers)."""
+    with open_wheel(_checked_wheel()) as w:
+        graph: Mapping[str, Any] = w.read_json(f"{GRAPH_DIR}file{task_id}.json")["init_graph"]
+    return graph
+
+
 def scene_extension(
     task_id: str, wanted: Iterable[tuple[str, int]], world_ids: Iterable[int]
 ) -> dict[str, Any]:
@@ -293,8 +308,7 @@ def scene_extension(
     initial fluents, with the init-graph edges between them and the nodes ``world_ids`` (the
     task's converted objects). The reference checks an answer's objects against the whole
     scene graph, so its reading needs what the converted world leaves out."""
-    with open_wheel(_checked_wheel()) as w:
-        init = w.read_json(f"{GRAPH_DIR}file{task_id}.json")["init_graph"]
+    init = _init_graph(task_id)
     nodes = {n["id"]: n for n in init["nodes"]}
     extra = {i for c, i in wanted if i in nodes and nodes[i]["class_name"] == c}
     names = {nid: object_name(nodes[nid]["class_name"], nid) for nid in nodes}
