@@ -260,6 +260,24 @@ def _diagnose(task: Task, prefix: Sequence[Action], f: Formula) -> StepError:
     )
 
 
+_DIAGNOSED: dict[int, dict[tuple[tuple[Action, ...], Formula], StepError]] = {}
+"""Per live task: (refined prefix, failed subgoal) → :func:`_diagnose`'s error."""
+
+
+def _diagnosed(task: Task, prefix: Sequence[Action], f: Formula) -> StepError:
+    """:func:`_diagnose`, a pure function of its arguments, remembered per task: the models'
+    answers to a task fail at the same subgoal after the same refined actions, and each
+    such diagnosis binds every operator to every object tuple."""
+    memo = per_object(_DIAGNOSED, task)
+    key = (tuple(prefix), f)
+    hit = memo.get(key)
+    if hit is None:
+        if len(memo) >= _MEMO_LIMIT:
+            memo.clear()
+        hit = memo[key] = _diagnose(task, prefix, f)
+    return hit
+
+
 def _scorable(task: Task) -> Task:
     """``task`` as :func:`evaluate_actions` can score it: goal parts that are not ground
     literals (BEHAVIOR's quantified conjuncts) are dropped so that the goal options of the
@@ -411,7 +429,7 @@ def evaluate_subgoals(
     ]
     failed = next((o for o in outcomes if o.status in REASONS), None)
     if failed is not None:
-        err = _diagnose(task, actions, parsed.subgoals[failed.index])
+        err = _diagnosed(task, actions, parsed.subgoals[failed.index])
         err = dataclasses.replace(
             err, message=f"subgoal {failed.index + 1} {failed.status}: {err.message}"
         )

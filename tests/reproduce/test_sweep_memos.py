@@ -128,3 +128,23 @@ def test_two_readings_of_a_file_in_one_job_equal_each_cell_alone() -> None:
         alone = evaluate_cell(cell)
         for key in ("cell", "summary", "figures", "tasks"):
             assert got[key] == alone[key], key
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(plans(), st.data())
+def test_remembered_diagnosis_equals_a_fresh_one(
+    case: tuple[Any, tuple[Action, ...]], data: st.DataObject
+) -> None:
+    """The failed subgoal's diagnosis after a refined prefix (here: any plan), remembered per
+    task, is :func:`_diagnose`'s."""
+    from planproof.ltl.ast import Atom, Const, Not
+    from planproof.metrics import subgoal_decomposition as sd
+
+    task, prefix = case
+    objects = sorted(task.world.objects)
+    pred = data.draw(st.sampled_from(["next_to", "inside", "ontop", "holds_rh", "facing"]))
+    atom = Atom(pred, tuple(Const(o) for o in data.draw(st.permutations(objects))[:2]))
+    f = data.draw(st.sampled_from([atom, Not(atom)]))
+    want = sd._diagnose(task, prefix, f)
+    assert sd._diagnosed(task, prefix, f) == want  # computed
+    assert sd._diagnosed(task, list(prefix), f) == want  # remembered
