@@ -194,10 +194,17 @@ def in_reference_syntax(lines: Sequence[str]) -> bool:
     it looks up any name, so a syntax error anywhere is ``NotParseable`` even where another
     line has a name outside its vocabulary (258_2, Claude-3 Haiku: ``RINSE(character.65.hands)``
     and ``CLOSE(faucet.232)``)."""
+    return _reads(" then ".join(lines))
+
+
+@functools.lru_cache(maxsize=4096)
+def _reads(formula: str) -> bool:
+    """Whether the reference's parser reads ``formula``, remembered: 5,069 sampled plans of
+    the 15 published files are 1,976 distinct formulas (models write the same subgoals)."""
     from lark.exceptions import LarkError
 
     try:
-        _syntax().parse(" then ".join(lines))
+        _syntax().parse(formula)
     except LarkError:
         return False
     return True

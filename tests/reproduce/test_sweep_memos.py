@@ -148,3 +148,34 @@ def test_remembered_diagnosis_equals_a_fresh_one(
     want = sd._diagnose(task, prefix, f)
     assert sd._diagnosed(task, prefix, f) == want  # computed
     assert sd._diagnosed(task, list(prefix), f) == want  # remembered
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "NEXT_TO(character.65, kitchen.1)",
+                "ONTOP(cup.2, table.3) and INSIDE(cup.2, kitchen.1)",
+                "not OPEN(fridge.4) or CLOSED(fridge.4)",
+                "WALK(kitchen.1",
+                "ONTOP(cup.2, table.3) and",
+                "",
+            ]
+        ),
+        min_size=1,
+        max_size=4,
+    )
+)
+def test_remembered_reference_syntax_equals_the_parser(lines: list[str]) -> None:
+    """The reference parser's verdict on a plan's formula, remembered, is the parser's."""
+    from lark.exceptions import LarkError
+
+    text = " then ".join(lines)
+    try:
+        rsd._syntax().parse(text)
+        want = True
+    except LarkError:
+        want = False
+    assert rsd.in_reference_syntax(lines) is want
+    assert rsd.in_reference_syntax(tuple(lines)) is want  # remembered
