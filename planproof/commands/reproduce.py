@@ -191,7 +191,7 @@ def _label(files: int, jobs: Sequence[tuple[Any, list[int]]]) -> str:
     """The progress bar's label: files, and the task slices when some are sliced."""
     from planproof.runs.published_sweep import Shard
 
-    sliced = [members for job, members in jobs if isinstance(job, Shard)]
+    sliced = [members for job, members in jobs if isinstance(job, Shard) and job.count > 1]
     if not sliced:
         return f"scoring {files} published files"
     return (
@@ -202,9 +202,10 @@ def _label(files: int, jobs: Sequence[tuple[Any, list[int]]]) -> str:
 def _jobs(cells: Sequence[Any], todo: Sequence[int]) -> list[tuple[Any, list[int]]]:
     """The executor's work for the cells ``todo`` indexes, each job with the indexes of
     its cells: subgoal decomposition and VirtualHome's transition modeling as task slices
-    of every model's file (``published_sweep.Shard``, ``sharded``), the rest a cell each;
-    the slow ones first, so that the workers finish together."""
-    from planproof.runs.published_sweep import sharded, shards
+    of every model's file (``published_sweep.Shard``, ``sharded``), action sequencing's
+    cells of one file together (one slice), the rest a cell each; the slow ones first, so
+    that the workers finish together."""
+    from planproof.runs.published_sweep import PAIRED, Shard, sharded, shards
 
     weight = {"transition-modeling": 0, "subgoal-decomposition": 1}
     # BEHAVIOR's transition modeling (Fast Downward per answer) is the slowest of all
@@ -215,7 +216,18 @@ def _jobs(cells: Sequence[Any], todo: Sequence[int]) -> list[tuple[Any, list[int
     for module in dict.fromkeys(cells[i].module for i in ordered):
         members = [i for i in ordered if cells[i].module == module]
         sliced = [i for i in members if sharded(cells[i])]
-        jobs += [(cells[i], [i]) for i in members if i not in sliced]
+        if module in PAIRED:
+            by_file: dict[str, list[int]] = {}
+            for i in members:
+                by_file.setdefault(cells[i].path, []).append(i)
+            jobs += [
+                (Shard(tuple(cells[i] for i in group), 0, 1), group)
+                if len(group) > 1
+                else (cells[group[0]], group)
+                for group in by_file.values()
+            ]
+        else:
+            jobs += [(cells[i], [i]) for i in members if i not in sliced]
         jobs += [(s, sliced) for s in shards([cells[i] for i in sliced])]
     return jobs
 

@@ -12,6 +12,7 @@ Choices are documented in ``docs/action-sequencing.md``.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -23,7 +24,7 @@ from planproof.interface.object_names import (
     has_id,
     resolve_names,
 )
-from planproof.interface.responses import Dataset, parse_actions
+from planproof.interface.responses import Dataset, ParsedResponse, parse_actions
 from planproof.ltl.ast import Atom, Formula, Literal, Not, Top
 from planproof.ltl.errors import LTLError
 from planproof.simulators.core import Action, ErrorKind, Replay, StepError, Task, replay
@@ -173,27 +174,46 @@ def _option_counts(task: Task, run: Replay) -> tuple[dict[str, GoalCount], tuple
     return counts, tuple(unmet), success
 
 
+_SCORED: dict[int, dict[tuple[Action, ...], TaskResult]] = {}
+"""Per live task: plan → its result without notes (:func:`evaluate_actions`)."""
+_SCORED_PER_TASK = 512
+
+
 def evaluate_actions(
     task: Task, actions: Sequence[Action], notes: Iterable[str] = ()
 ) -> TaskResult:
-    """Replay a parsed plan and score it."""
-    run = replay(task.world, task.initial, actions)
-    goals, unmet, reached = goal_counts(task, run)
-    success = reached and run.executable
-    return TaskResult(
-        identifier=task.identifier,
-        dataset=task.dataset,
-        executable=run.executable,
-        success=success,
-        error=run.first_error,
-        warnings=run.warnings,
-        goals=goals,
-        unmet_goals=unmet,
-        steps=len(actions),
-        executed=len(run.executed),
-        notes=tuple(notes),
-        actions=tuple(actions),
-    )
+    """Replay a parsed plan and score it. A pure function of the task and the plan,
+    remembered per task: the sweep scores the same plan of a task again in another reading
+    (action sequencing's two readings of repeated keys read most answers alike; subgoal
+    decomposition's readings often execute the same actions)."""
+    from planproof.metrics.memo import per_object
+
+    plan = tuple(actions)
+    memo = per_object(_SCORED, task)
+    try:
+        done = memo.get(plan)
+    except TypeError:  # an action that is no hashable value: scored, not remembered
+        memo, done = {}, None
+    if done is None:
+        run = replay(task.world, task.initial, plan)
+        goals, unmet, reached = goal_counts(task, run)
+        done = TaskResult(
+            identifier=task.identifier,
+            dataset=task.dataset,
+            executable=run.executable,
+            success=reached and run.executable,
+            error=run.first_error,
+            warnings=run.warnings,
+            goals=goals,
+            unmet_goals=unmet,
+            steps=len(plan),
+            executed=len(run.executed),
+            actions=plan,
+        )
+        if len(memo) >= _SCORED_PER_TASK:
+            memo.clear()
+        memo[plan] = done
+    return dataclasses.replace(done, goals=dict(done.goals), notes=tuple(notes))
 
 
 def parse_error_result(
@@ -217,13 +237,20 @@ def parse_error_result(
     )
 
 
+@lru_cache(maxsize=1024)
+def _parsed(text: str, dataset: Dataset) -> ParsedResponse:
+    """:func:`parse_actions`, remembered for the latest answers (the sweep reads a file's
+    answers once per reading of repeated keys; a result is immutable)."""
+    return parse_actions(text, dataset)
+
+
 def evaluate_response(
     task: Task, text: str, dataset: Dataset, repeated: RepeatedKeys = "steps"
 ) -> TaskResult:
     """Parse an LLM response and score it. VirtualHome objects written without an id are
     resolved by the reference's name rule; ``repeated="last"`` reads repeated action keys
     as virtualhome-eval 0.1.1's ``json.loads`` did (``docs/published-answers.md``)."""
-    parsed = parse_actions(text, dataset)
+    parsed = _parsed(text, dataset)
     if parsed.error is not None:
         e = parsed.error
         return parse_error_result(task, e.message, parsed.notes, ErrorKind(e.kind))

@@ -19,10 +19,9 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 from planproof.boundary.limits import DEFAULT_RLIMIT
 from planproof.interface.subgoals import (
@@ -39,6 +38,7 @@ from planproof.ltl.trace import State, Universe
 from planproof.metrics.action_sequencing import TaskResult, evaluate_actions
 from planproof.metrics.action_sequencing import summarize as summarize_actions
 from planproof.metrics.goal_interpretation import action_names, axioms_for, focus_universe
+from planproof.metrics.memo import per_object
 from planproof.simulators.core import Action, Bound, ErrorKind, StepError, Task, replay
 from planproof.simulators.core.logic import Facts
 from planproof.simulators.core.relaxed import live_actions
@@ -146,7 +146,7 @@ def unsatisfiable(
     if state is None:
         return False
     universe = focus_universe(task.world, state)
-    known = _per_world(_AXIOMS, task.world)
+    known = per_object(_AXIOMS, task.world)
     axioms = known.get(universe)
     if axioms is None:
         if len(known) >= _MEMO_LIMIT:
@@ -269,6 +269,24 @@ def diagnosis(
     )
 
 
+_DIAGNOSED: dict[int, dict[tuple[tuple[Action, ...], Formula], StepError]] = {}
+"""Per live task: (refined prefix, failed subgoal) → :func:`_diagnose`'s error."""
+
+
+def _diagnosed(task: Task, prefix: Sequence[Action], f: Formula) -> StepError:
+    """:func:`_diagnose`, a pure function of its arguments, remembered per task: the models'
+    answers to a task fail at the same subgoal after the same refined actions, and each
+    such diagnosis binds every operator to every object tuple."""
+    memo = per_object(_DIAGNOSED, task)
+    key = (tuple(prefix), f)
+    hit = memo.get(key)
+    if hit is None:
+        if len(memo) >= _MEMO_LIMIT:
+            memo.clear()
+        hit = memo[key] = _diagnose(task, prefix, f)
+    return hit
+
+
 def _scorable(task: Task) -> Task:
     """``task`` as :func:`evaluate_actions` can score it: goal parts that are not ground
     literals (BEHAVIOR's quantified conjuncts) are dropped so that the goal options of the
@@ -296,20 +314,9 @@ _AXIOMS: dict[int, dict[Universe, tuple[Formula, ...]]] = {}
 them)."""
 _MEMO_LIMIT = 50_000
 
-_K = TypeVar("_K")
-_V = TypeVar("_V")
-
-
-def _per_world(table: dict[int, dict[_K, _V]], world: object) -> dict[_K, _V]:
-    memo = table.get(id(world))
-    if memo is None:
-        memo = table[id(world)] = {}
-        weakref.finalize(world, table.pop, id(world), None)
-    return memo
-
 
 def _memo_for(world: object) -> dict[tuple[object, ...], SearchResult]:
-    return _per_world(_MEMO, world)
+    return per_object(_MEMO, world)
 
 
 _LIVE: dict[int, dict[State, tuple[Bound, ...]]] = {}
@@ -319,7 +326,7 @@ the task's refinements (they all start from states reached from it)."""
 
 
 def _live(task: Task) -> tuple[Bound, ...]:
-    table = _per_world(_LIVE, task.world)
+    table = per_object(_LIVE, task.world)
     hit = table.get(task.initial)
     if hit is None:
         world = task.world
@@ -352,7 +359,7 @@ def refine(
     actions: list[Action] = []
     outcomes: list[SubgoalOutcome] = []
     memo = _memo_for(world)
-    unsat = _per_world(_UNSAT, world)
+    unsat = per_object(_UNSAT, world)
     for i, f in enumerate(subgoals):
         text = to_text(f)
         goal = formula_goal(world, f)
@@ -431,7 +438,7 @@ def evaluate_subgoals(
     ]
     failed = next((o for o in outcomes if o.status in REASONS), None)
     if failed is not None:
-        err = _diagnose(task, actions, parsed.subgoals[failed.index])
+        err = _diagnosed(task, actions, parsed.subgoals[failed.index])
         err = dataclasses.replace(
             err, message=f"subgoal {failed.index + 1} {failed.status}: {err.message}"
         )

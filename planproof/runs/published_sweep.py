@@ -436,6 +436,12 @@ class Shard:
     count: int
 
 
+PAIRED = frozenset({"action-sequencing"})
+"""Modules whose cells of one file (action sequencing's two readings of repeated keys) are
+scored in one job, a :class:`Shard` of one slice: the second reading then meets the
+first's parses and replays in the same process (most answers read alike both ways)."""
+
+
 def shards(cells: Sequence[Cell], count: int = SHARDS) -> list[Shard]:
     """``count`` slices of ``cells`` (one module's cells)."""
     return [Shard(tuple(cells), i, count) for i in range(count)] if cells else []

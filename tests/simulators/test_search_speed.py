@@ -25,6 +25,7 @@ from planproof.simulators.core.search import (
     _landmark_bound,
     _moves,
     _successors,
+    _view,
     focus_objects,
     formula_goal,
     ground_actions,
@@ -174,6 +175,38 @@ def test_successors_are_the_effects_next_states(seed: int) -> None:
                 want[b.action] = state if adds <= state and not dels else (state - dels) | adds
         assert got == want
         state = rng.choice(list(got.values()))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000))
+def test_carried_key_views_are_the_states_views(seed: int) -> None:
+    """Along a random walk, the key view the search carries from a state to its successor
+    (:func:`_view`) has the keys and the predicate index :meth:`World.key_facts` builds
+    afresh, and the successors computed on it are the same."""
+    from planproof.simulators.core.logic import KeyFacts, atom_key
+
+    rng = random.Random(seed)
+    task = rng.choice(_tasks())
+    world = task.world
+    moves = _moves(world, ground_actions(world))
+    views: dict[State, KeyFacts] = {}
+    before, state = None, task.initial
+    for _ in range(6):
+        carried = _view(world, state, before, views)
+        fresh = KeyFacts(
+            {atom_key(a) for a in state} | world.static_keys,
+            world.universe,
+        )
+        assert carried.keys == fresh.keys
+        # a predicate whose last atom went keeps an empty entry: with_pred reads it alike
+        assert {p: ks for p, ks in carried.index().items() if ks} == fresh.index()
+        assert all(carried.with_pred(p) == fresh.with_pred(p) for p in carried.index())
+        got = [(m[0].action, nxt) for m, nxt in _successors(world, state, moves, carried)]
+        assert got == [(m[0].action, nxt) for m, nxt in _successors(world, state, moves)]
+        changed = [nxt for _, nxt in got if nxt != state]
+        if not changed:
+            break
+        before, state = state, rng.choice(changed)
 
 
 def test_goal_test_of_literals_matches_the_interpreter() -> None:

@@ -23,7 +23,7 @@ from planproof.ltl.ast import And, Atom, Formula, Not, atoms, constants
 from planproof.ltl.trace import State
 from planproof.pddl.schema import Add, Delete, Domain, Effect, ForallEffect, Operator, When
 from planproof.simulators.core.changes import Changes
-from planproof.simulators.core.logic import Cond, Facts, Key, KeyFacts
+from planproof.simulators.core.logic import Cond, Facts, Key, KeyFacts, atom_key
 from planproof.simulators.core.mutex import mutex_pair
 from planproof.simulators.core.outcome import Action
 from planproof.simulators.core.relaxed import relaxed_layers
@@ -403,12 +403,14 @@ _NOT_YET: State = frozenset({Atom("__not_computed__")})
 
 
 def _successors(
-    world: World, state: State, moves: Sequence[_Move]
+    world: World, state: State, moves: Sequence[_Move], keys: KeyFacts | None = None
 ) -> Iterator[tuple[_Move, State]]:
     """Applicable actions and their next states, lazily (a goal found early stops the
     expansion before the remaining effects are computed). The next state is what
-    :meth:`World.effects` makes of it, computed on atom keys."""
-    keys = world.key_facts(state)
+    :meth:`World.effects` makes of it, computed on atom keys; ``keys``: the key view of
+    ``state`` when the caller has it (:func:`_view`)."""
+    if keys is None:
+        keys = world.key_facts(state)
     atom = world.atom
     shared: dict[tuple[str, ...], State | None] = {}
     for m in moves:
@@ -424,6 +426,30 @@ def _successors(
             shared[twin] = nxt
         if nxt is not None:
             yield m, nxt
+
+
+def _view(
+    world: World, state: State, before: State | None, views: dict[State, KeyFacts]
+) -> KeyFacts:
+    """The key view of ``state``, made from the view of ``before`` (the state it was
+    reached from, when its view is in ``views``) by the atoms the step changed: the
+    predicate index is carried over instead of rebuilt from every key (equal to
+    :meth:`World.key_facts`: static keys are never deleted, as no effect names a static
+    predicate; tested). Kept in ``views`` for the states reached from it."""
+    prior = views.get(before) if before is not None else None
+    if prior is None:
+        view = world.key_facts(state)
+    else:
+        assert before is not None
+        gone = {atom_key(a) for a in before.difference(state)}
+        gone -= world.static_keys
+        came = {atom_key(a) for a in state.difference(before)}
+        keys = set(prior.keys)
+        keys -= gone
+        keys |= came
+        view = prior.changed(keys, came, gone)
+    views[state] = view
+    return view
 
 
 def _next_state(
@@ -513,18 +539,20 @@ def _count_states(
     if count > max_states:
         return SearchResult("limit", expanded=count)
     seen = {start}
-    frontier: deque[tuple[State, int]] = deque([(start, 0)])
+    frontier: deque[tuple[State, int, State | None]] = deque([(start, 0, None)])
+    views: dict[State, KeyFacts] = {}
     while frontier:
-        state, d = frontier.popleft()
+        state, d, before = frontier.popleft()
         if d + 1 >= depth:
             continue
-        for _, nxt in _successors(world, state, moves):
+        keys = _view(world, state, before, views)
+        for _, nxt in _successors(world, state, moves, keys):
             if nxt not in seen:
                 seen.add(nxt)
                 count += 1
                 if count > max_states:
                     return SearchResult("limit", expanded=count)
-                frontier.append((nxt, d + 1))
+                frontier.append((nxt, d + 1, state))
     return SearchResult("unreachable", expanded=count)
 
 
@@ -629,6 +657,7 @@ def search(
     frontier: deque[tuple[State, int]] = deque([(start, 0)])
     within = 1  # states found less than depth actions away: the ones the search expands
     relevant: list[_Move] | None = None
+    views: dict[State, KeyFacts] = {}
     while frontier:
         state, d = frontier.popleft()
         if d >= depth:
@@ -636,6 +665,8 @@ def search(
         expanded += 1
         if expanded > max_states:
             return SearchResult("limit", expanded=expanded)
+        came_from = parent[state]
+        keys = _view(world, state, None if came_from is None else came_from[0], views)
         if shortcut_goal is not None and (d + 1 >= depth or within > max_states):
             # the successors of this state will never be expanded (too deep, or the
             # budget ends with states already found): only whether one satisfies the
@@ -643,7 +674,7 @@ def search(
             # goal's action) can make it true here, as the goal failed on this state
             if relevant is None:
                 relevant = _relevant(world, moves, shortcut_goal)
-            for m, nxt in _successors(world, state, relevant):
+            for m, nxt in _successors(world, state, relevant, keys):
                 if goal(nxt, m[4]):
                     return path(nxt, m[0], state)
             continue
@@ -660,7 +691,7 @@ def search(
             )
             if verdict is not None:
                 return verdict
-        for m, nxt in _successors(world, state, moves):
+        for m, nxt in _successors(world, state, moves, keys):
             if goal(nxt, m[4]):
                 return path(nxt, m[0], state)
             if nxt not in parent:

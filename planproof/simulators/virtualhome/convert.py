@@ -285,12 +285,18 @@ def _checked_wheel() -> Path:
     return ensure_wheel()
 
 
-@functools.lru_cache(maxsize=4)
-def _init_graph(task_id: str) -> dict[str, Any]:
-    """The task's initial scene graph from the wheel (opening it costs a large part of a
-    second: the answers of one task come together, so a few are kept)."""
+SCENE_GRAPHS_KEPT = 64
+"""Initial scene graphs kept read per process: the reference reading extends a task once
+per distinct set of objects an answer names, and a worker scores every model's answer to
+a task (a task slice holds ~43 tasks), so the graph is read from the wheel once per task
+instead of once per extension (opening the wheel reads its RECORD each time)."""
+
+
+@functools.lru_cache(maxsize=SCENE_GRAPHS_KEPT)
+def _init_graph(task_id: str) -> Mapping[str, Any]:
+    """The task's initial scene graph, as the wheel holds it (read-only for callers)."""
     with open_wheel(_checked_wheel()) as w:
-        graph: dict[str, Any] = w.read_json(f"{GRAPH_DIR}file{task_id}.json")["init_graph"]
+        graph: Mapping[str, Any] = w.read_json(f"{GRAPH_DIR}file{task_id}.json")["init_graph"]
     return graph
 
 
