@@ -31,13 +31,14 @@ reading"; each step a class of ``docs/reference-differences.md``):
    alternatives; a literal is accepted once its actions execute, an additional step being
    accepted too (``additional-step-accepted``), never checking that the literal holds;
 5. **verdict** — executable once some path runs every literal; successful once some such
-   path meets the task's goals; the reported path is the one with fewest errors (longest
+   path meets the task's goal at some state of its trajectory (``then`` in order:
+   :func:`_goal_met`); the reported path is the one with fewest errors (longest
    on a tie, those that ran to the end first).
 
 The simulator is planproof's, replayed by the reference executor's tests
 (:func:`~planproof.metrics.reference_executor.replay_reference_executor`, each path's whole
-action sequence from the initial state), and the task's goals are planproof's; what stays
-the simulator's is documented.
+action sequence from the initial state), and the task's goal is planproof's formula read
+by planproof's trace semantics; what stays the simulator's is documented.
 """
 
 from __future__ import annotations
