@@ -31,13 +31,14 @@ reading"; each step a class of ``docs/reference-differences.md``):
    alternatives; a literal is accepted once its actions execute, an additional step being
    accepted too (``additional-step-accepted``), never checking that the literal holds;
 5. **verdict** — executable once some path runs every literal; successful once some such
-   path meets the task's goals; the reported path is the one with fewest errors (longest
+   path meets the task's goal at some state of its trajectory (``then`` in order:
+   :func:`_goal_met`); the reported path is the one with fewest errors (longest
    on a tie, those that ran to the end first).
 
 The simulator is planproof's, replayed by the reference executor's tests
 (:func:`~planproof.metrics.reference_executor.replay_reference_executor`, each path's whole
-action sequence from the initial state), and the task's goals are planproof's; what stays
-the simulator's is documented.
+action sequence from the initial state), and the task's goal is planproof's formula read
+by planproof's trace semantics; what stays the simulator's is documented.
 """
 
 from __future__ import annotations
@@ -736,7 +737,6 @@ def _run(
     fails: Sequence[bool] = (),
 ) -> ReferenceSubgoalTask:
     from planproof.ltl.ast import Atom
-    from planproof.metrics.action_sequencing import evaluate_actions
     from planproof.metrics.subgoal_decomposition import _scorable
 
     scorable = _scorable(task)
@@ -754,7 +754,7 @@ def _run(
                 raise _NotParseable("the goal's action has no arguments")
             completed = True
             translated = translated or rule
-            if evaluate_actions(scorable, done).success:
+            if _goal_met(task, scorable, done):
                 feasible.append((done, errors))
             else:
                 failed.append((done, (*errors, "goal_failed")))
@@ -803,6 +803,34 @@ def _run(
         translated=translated,
         actions=tuple(str(a) for a in seq),
     )
+
+
+def _goal_met(task: Any, scorable: Any, done: Sequence[Any]) -> bool:
+    """Does a path that ran every literal meet the task's goal as the reference checks it?
+    ``check_tl_final_goal`` evaluates the ``tl_goal`` with ``eval_simple_tl`` over the
+    path's whole trajectory (the initial state and the state after each executed action,
+    each paired with the action taken there): a ``then``-free goal holds once it holds at
+    some position, ``then`` in order (``docs/subgoal-decomposition.md``, "Answers nobody
+    published"), which is planproof's trace semantics (``planproof.ltl.evaluate``) on the
+    path's replayed trace, not the end state alone, with the reference's actions
+    (:data:`_GOAL_ACTIONS`). Other datasets keep planproof's check."""
+    from planproof.metrics.action_sequencing import evaluate_actions
+
+    if task.dataset != "virtualhome":
+        return evaluate_actions(scorable, done).success
+    from planproof.ltl.evaluate import evaluate
+    from planproof.simulators.core import replay
+
+    run = replay(task.world, task.initial, done)
+    if not run.executable:
+        return False
+    return evaluate(task.goal, run.trace, task.world.universe, _GOAL_ACTIONS)
+
+
+_GOAL_ACTIONS = frozenset(n.lower() for n in SUBGOAL_ACTIONS)
+"""The goal's names that match the action taken at a position (the reference's parser makes
+a primitive an action by its vocabulary's ``subgoal_actions``): ``OPEN`` is a state there,
+though planproof's domain also has the action."""
 
 
 def _translator_rule(literal: Any, options: Sequence[Sequence[Any]]) -> bool:
