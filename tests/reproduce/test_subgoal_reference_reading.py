@@ -51,7 +51,9 @@ DOCUMENTED = {
     ("cohere-command-r-plus", "missing_step"),
 }
 """The stored sampled figures the reading does not give (docs/subgoal-decomposition.md,
-"Against the reference code"): 5 of 135, in 2 of 15 cells."""
+"Against the reference code"): 5 of 135, in 2 of 15 cells, while those cells were
+samples; the whole-file runs have since made both whole, and every task of theirs equals
+the reading (``test_reading_gives_every_whole_file_verdict``)."""
 
 
 @pytest.fixture(scope="module")
@@ -93,7 +95,8 @@ def test_reading_gives_the_stored_sampled_figures_but_the_documented(
         mine = figures(SD, R.summarize_reference(scored))
         theirs = stored[f.model]["figures"]
         differ |= {(f.model, k) for k in KEYS if abs(mine[k] - theirs[k]) > 0.1}
-    assert differ == DOCUMENTED
+    still_sampled = {d for d in DOCUMENTED if "sample" in stored[d[0]]}
+    assert differ == still_sampled
 
 
 CASES = [
