@@ -5,6 +5,7 @@ gap between the two readings (``docs/subgoal-decomposition.md``, "The reference 
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from pathlib import Path
@@ -333,9 +334,43 @@ def test_reading_gives_every_whole_file_verdict(
     assert got.compared == sum(len(b["ids"]) for b in cell["batches"].values())
     assert not got.differences, got.differences
     if cell.get("whole") and cell.get("figures"):
-        mine = whole_file_figures(rows, tasks, cell["batch_size"])
+        mine = _file_figures(model)
         off = {k: (v, mine.get(k)) for k, v in cell["figures"].items() if k in KEYS}
         assert all(m is not None and abs(m - v) <= 0.1 for v, m in off.values()), off
+
+
+@functools.cache
+def _file_figures(model: str) -> dict[str, float]:
+    """The reading's figures on ``model``'s whole file, drawn as the stored batches drew."""
+    files = needed_resource(published_files, DataUnavailableError, "published EAI outputs")
+    f = next(x for x in files if x.module == SD and x.model == model)
+    tasks = {t.identifier: t for t in load_tasks("virtualhome")}
+    return whole_file_figures(_rows(f), tasks, WHOLE[model]["batch_size"])
+
+
+@pytest.mark.data
+def test_whole_cells_rank_the_models_as_the_reference() -> None:
+    """Kendall's tau against the paper, over the files the reference has run whole: the
+    reading's column gives the reference's tau for every figure of Table 11 (with all 15
+    files whole, the leaderboard's tau)."""
+    from planproof.data.paper_eai import paper_figure
+    from planproof.data.published import MODELS
+    from planproof.report.leaderboard import kendall_tau
+
+    whole = sorted(m for m, c in WHOLE.items() if c.get("whole") and c.get("figures"))
+    if len(whole) < 3:
+        pytest.skip("fewer than 3 subgoal-decomposition files are whole in the stored runs")
+    compared = 0
+    for key in KEYS:
+        paper = [paper_figure(MODELS[m], SD, key) for m in whole]
+        if any(p is None for p in paper):
+            continue
+        values = [p.value for p in paper if p is not None]
+        reference = kendall_tau(values, [WHOLE[m]["figures"][key] for m in whole])
+        reading = kendall_tau(values, [_file_figures(m)[key] for m in whole])
+        assert reading is not None and reading == reference, (key, reading, reference)
+        compared += 1
+    assert compared >= 2  # success rates at least: Table 11 prints them for every model
 
 
 @pytest.mark.data

@@ -85,12 +85,40 @@ def test_whole_cells_figures_are_the_readings() -> None:
     if not whole:
         pytest.skip("no transition-modeling file is whole in the stored reference runs")
     for model, cell in whole.items():
-        tasks = list(_reading(model).values())
-        rates = reference_planner_rates(tasks, CATEGORIES)
         for cat in CATEGORIES:
             stored = cell["figures"][f"{cat}_planner_success_rate"]
-            mine = 100 * float(rates[cat]["planner_found"]) if cat in rates else 0.0
-            assert abs(mine - stored) < 1e-3, (model, cat)
+            assert abs(_rate(model, cat) - stored) < 1e-3, (model, cat)
+
+
+def _rate(model: str, cat: str) -> float:
+    """The reading's planner success (%) of one category over the tasks stored for
+    ``model``."""
+    rates = reference_planner_rates(list(_reading(model).values()), CATEGORIES)
+    return 100 * float(rates[cat]["planner_found"]) if cat in rates else 0.0
+
+
+@pytest.mark.data
+def test_whole_cells_rank_the_models_as_the_reference() -> None:
+    """Kendall's tau against Table 15's planner success, over the files the reference has
+    run whole: the reading's column gives the reference's tau in every category (with all
+    15 files whole, the leaderboard's tau)."""
+    from planproof.report.leaderboard import kendall_tau
+
+    whole = sorted(m for m, c in _stored().items() if c.get("whole"))
+    if len(whole) < 3:
+        pytest.skip("fewer than 3 transition-modeling files are whole in the stored runs")
+    compared = 0
+    for cat in CATEGORIES:
+        metric = f"{cat.replace('-', '_')}_planner_success"
+        paper = [paper_figure(MODELS[m], TM, metric) for m in whole]
+        if any(p is None for p in paper):
+            continue
+        values = [p.value for p in paper if p is not None]
+        stored = [_stored()[m]["figures"][f"{cat}_planner_success_rate"] for m in whole]
+        reading = kendall_tau(values, [_rate(m, cat) for m in whole])
+        assert reading is not None and reading == kendall_tau(values, stored), cat
+        compared += 1
+    assert compared == len(CATEGORIES)
 
 
 @pytest.fixture(scope="module")
