@@ -28,9 +28,11 @@ refuses, and reads them by rules of its own, observed on small domains
 and :class:`~planproof.pddl.schema.Problem` with those semantics made explicit (free
 atoms → false / dropped / a crash marker; undeclared names → objects of a type no
 parameter ranges over), and :func:`fd_planner_success` plans it with planproof's builtin
-planner under a budget of expansions: the verdict is the same on every machine, never a
-wall-clock limit. It is meant for any dataset (VirtualHome and BEHAVIOR); nothing here
-knows EAI's files.
+planner under a budget of expansions and, where that is spent, with Fast Downward itself
+(lama-first, as the reference asks it) on the same model under a budget of CPU seconds
+(:func:`fd_task` writes the model so that FD reads it as planproof does): the verdict is
+the same on every machine, never a wall-clock limit. It is meant for any dataset
+(VirtualHome and BEHAVIOR); nothing here knows EAI's files.
 """
 
 from __future__ import annotations
@@ -111,8 +113,8 @@ class FdOperator:
 class FdVerdict:
     """The planner's verdict in FD 23.06's reading. ``status``: ``solved``,
     ``unsolvable``, ``unreadable`` (FD's translator refuses the domain), ``crash`` (its
-    translator crashes), ``budget`` (planproof's budget spent: no verdict, counted as no
-    plan and reported)."""
+    translator crashes), ``budget`` (the builtin search's budget and then Fast Downward's
+    spent: no verdict, counted as no plan and reported)."""
 
     success: bool
     status: str
