@@ -10,19 +10,27 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from planproof.pddl.fd_reading import (
     CRASH,
     FREE,
     UNDECLARED_TYPE,
+    FdModel,
+    FdVerdict,
     OperatorText,
     fd_model,
     fd_operator,
     fd_planner_success,
+    fd_task,
 )
+from planproof.pddl.planners import PlanStatus, fast_downward_script, plan
 from planproof.pddl.reader import read_domain, read_problem
+
+needs_fd = pytest.mark.skipif(
+    fast_downward_script() is None, reason="up-fast-downward not installed"
+)
 
 VOCABULARY = """(define (domain t) (:requirements :typing)
  (:types object character)
@@ -290,3 +298,164 @@ def test_a_free_variable_in_a_delete_changes_nothing(pre: str, with_free: bool) 
     ops = [("go", CO, pre, f"(and (q ?o){extra})")]
     plain = [("go", CO, pre, "(and (q ?o))")]
     assert _verdict(ops) == _verdict(plain)
+
+
+# ------------------------------------------- the builtin search's budget: Fast Downward
+CHAIN = [("go", OB, "(p ?o)", "(r ?o)"), ("go2", OB, "(r ?o)", "(q ?o)")]
+"""Two steps to the goal: one expansion of the builtin search does not find them."""
+TRAP = [
+    ("go", OB, "(p ?o)", "(and (r ?o) (not (p ?o)))"),
+    ("go2", OB, "(and (r ?o) (p ?o))", "(q ?o)"),
+]
+"""The goal holds in the delete relaxation, yet ``go`` deletes what ``go2`` needs."""
+
+
+def _budgeted(ops: list[tuple[str, str, str, str]], cpu_budget: float | None) -> FdVerdict:
+    return fd_planner_success(
+        read_domain(VOCABULARY % ""),
+        {},
+        _texts(ops),
+        read_problem(PROBLEM),
+        max_expansions=1,
+        cpu_budget=cpu_budget,
+    )
+
+
+@needs_fd
+def test_a_spent_expansion_budget_is_decided_by_fast_downward() -> None:
+    """The builtin search's budget is no verdict: Fast Downward, as the reference runs it,
+    decides on the same model, plan or no plan; without it the status stays ``budget``."""
+    assert _budgeted(CHAIN, None).status == "budget"
+    solved = _budgeted(CHAIN, 10.0)
+    assert (solved.success, solved.status) == (True, "solved")
+    assert "Fast Downward" in solved.reason and solved.expanded == 1
+    assert _budgeted(TRAP, None).status == "budget"
+    none = _budgeted(TRAP, 10.0)
+    assert (none.success, none.status) == (False, "unsolvable")
+    assert "Fast Downward" in none.reason
+
+
+def _fd_on(model_ops: list[tuple[str, str, str, str]], *, faithful: bool) -> str:
+    model = fd_model(read_domain(VOCABULARY % ""), {}, _texts(model_ops), read_problem(PROBLEM))
+    assert model.domain is not None
+    task = fd_task(model.domain, model.problem) if faithful else (model.domain, model.problem)
+    res = plan(*task, engine="fast-downward", cpu_budget=10.0)
+    return {PlanStatus.SOLVED: "solved", PlanStatus.UNSOLVABLE: "unsolvable"}[res.status]
+
+
+@needs_fd
+@pytest.mark.parametrize(
+    "case",
+    sorted(c for c, (ops, v) in CASES.items() if v in ("solved", "unsolvable")),
+)
+def test_fast_downward_plans_the_model_as_fd_2306_reads_the_text(case: str) -> None:
+    """Each rule's model, handed to Fast Downward (:func:`fd_task`), gets FD 23.06's
+    verdict on the raw text: an undeclared constant stays out of every parameter's range."""
+    ops, expected = CASES[case]
+    assert _fd_on(ops, faithful=True) == expected
+
+
+@needs_fd
+def test_without_the_declared_type_fast_downward_ranges_over_undeclared_names() -> None:
+    """Why :func:`fd_task` exists: in PDDL every type is under ``object``, so the plain
+    export lets ``go2``'s ``?o - object`` take the undeclared ``zz`` and plans."""
+    ops, expected = CASES["undeclared constant: no parameter ranges over it"]
+    assert expected == "unsolvable"
+    assert _fd_on(ops, faithful=False) == "solved"
+
+
+def _reachable(model: FdModel) -> bool:
+    """Brute force: breadth-first search over every reachable state of the model's
+    grounded task (tiny tasks only)."""
+    from planproof.pddl.ground import ground_task
+    from planproof.pddl.planners import planning_domain
+
+    assert model.domain is not None
+    task = ground_task(planning_domain(model.domain), model.problem)
+    if task.trivially_unsolvable:
+        return False
+    seen = {task.init}
+    frontier = [task.init]
+    while frontier:
+        nxt = []
+        for s in frontier:
+            if task.goal in s:
+                return True
+            for a in task.actions:
+                if a.pre <= s:
+                    t = (s - a.dels) | a.adds
+                    if t not in seen:
+                        seen.add(t)
+                        nxt.append(t)
+        frontier = nxt
+    return False
+
+
+PRECONDITIONS = [
+    *(f"({x} ?o)" for x in "pqr"),
+    *(f"(not ({x} ?o))" for x in "pqr"),
+    "(q b)",
+    "(not (r a))",
+    "(p zz)",
+    "(not (r zz))",
+    "(r ?x)",
+    "(not (r ?x))",
+    "(forall (?y - object) (not (q ?y)))",
+    "(exists (?y - object) (r ?y))",
+    "(at ?c ?o)",
+]
+EFFECTS = [
+    *(f"({x} ?o)" for x in "pqr"),
+    *(f"(not ({x} ?o))" for x in "pqr"),
+    "(not (p a))",
+    "(q a)",
+    "(r zz)",
+    "(not (at ?c ?x))",
+    "(at ?c ?o)",
+    "(when (r ?o) (q b))",
+    "(forall (?y - object) (when (p ?y) (r ?y)))",
+]
+INIT = ["(p a)", "(p b)", "(r b)", "(q b)", "(at c a)"]
+GOALS = [
+    "(q a)",
+    "(and (q a) (r b))",
+    "(and (q b) (not (p a)))",
+    "(and (q a) (p a))",
+    "(and (r a) (not (q b)))",
+]
+
+
+@st.composite
+def _operators(draw: st.DrawFn) -> list[tuple[str, str, str, str]]:
+    n = draw(st.integers(1, 4))
+    ops = []
+    for k in range(n):
+        pre = draw(st.lists(st.sampled_from(PRECONDITIONS), max_size=3))
+        eff = draw(st.lists(st.sampled_from(EFFECTS), min_size=1, max_size=3))
+        ops.append((f"go{k}", CO, f"(and {' '.join(pre)})", f"(and {' '.join(eff)})"))
+    return ops
+
+
+@needs_fd
+@settings(max_examples=40, deadline=None)
+@example(CHAIN, ["(p a)"], "(q a)")
+@example(TRAP, ["(p a)"], "(q a)")
+@example(TRAP, ["(p a)"], "(and (q a) (r b))")
+@given(
+    _operators(),
+    st.lists(st.sampled_from(INIT), min_size=1, max_size=3, unique=True),
+    st.sampled_from(GOALS),
+)
+def test_the_budget_decision_never_disagrees_with_brute_force(
+    ops: list[tuple[str, str, str, str]], init: list[str], goal: str
+) -> None:
+    """On small random models (free variables, undeclared constants, quantifiers,
+    conditional effects) the verdict with the builtin search cut after one expansion —
+    mostly Fast Downward's — is whether any reachable state holds the goal."""
+    text = PROBLEM.replace("(:init (p a))", f"(:init {' '.join(init)})")
+    problem = read_problem(text.replace("(:goal (and (q a)))", f"(:goal {goal})"))
+    vocabulary = read_domain(VOCABULARY % "")
+    model = fd_model(vocabulary, {}, _texts(ops), problem)
+    v = fd_planner_success(vocabulary, {}, _texts(ops), problem, max_expansions=1, cpu_budget=10.0)
+    assert v.status in ("solved", "unsolvable")
+    assert v.success == _reachable(model)

@@ -21,9 +21,12 @@ from tests.helpers import needed_resource
 
 DATA = Path(__file__).resolve().parent / "data" / "fuzz"
 BUDGET = "planner-budget"
-"""The one class a transition-modeling case may be in without equal verdicts: planproof's
-builtin planner spent its expansion budget (status ``budget``: no verdict, reported), where
-Fast Downward found a plan."""
+"""The class of the cases whose builtin search spends the reading's 20,000 expansions
+(Fast Downward then decides: ``fd_reading.fd_planner_success``)."""
+BUDGET_EXPANSIONS = 1_000
+"""Those cases are read with this smaller expansion budget: the verdict is Fast Downward's
+on the same model either way, and the builtin search's 20,000 expansions would cost a
+minute of CPU here."""
 
 
 def _cases(name: str) -> list[dict[str, Any]]:
@@ -47,16 +50,20 @@ def _tm_cases() -> list[dict[str, Any]]:
 @pytest.mark.data
 @pytest.mark.parametrize("chunk", range(4))
 def test_tm_reading_gives_the_references_planner_verdict_on_mutated_answers(chunk: int) -> None:
-    from planproof.metrics.transition_modeling.reference_planner import reference_planner_task
+    from planproof.metrics.transition_modeling.reference_planner import (
+        MAX_EXPANSIONS,
+        reference_planner_task,
+    )
 
     cases = _tm_cases()[chunk::4]
     assert cases
     differ = []
     for case in cases:
-        if case.get("class") == BUDGET:
-            continue
         ref = case["reference"]
-        v = reference_planner_task(_eai(), case["identifier"], case["llm_output"])
+        expansions = BUDGET_EXPANSIONS if case.get("class") == BUDGET else MAX_EXPANSIONS
+        v = reference_planner_task(
+            _eai(), case["identifier"], case["llm_output"], max_expansions=expansions
+        )
         if (v.counted, v.success) != (ref["counted"], ref["success"]):
             differ.append(f"{case['key']} {case['mutations']}: reference {ref}, reading {v}")
     assert differ == []
@@ -64,13 +71,14 @@ def test_tm_reading_gives_the_references_planner_verdict_on_mutated_answers(chun
 
 def test_tm_cases_cover_the_mutations_and_both_verdicts() -> None:
     """The stored cases are a test worth its name: every mutation kind, plans found and
-    not, answers counted and left out; and few cases are out of the comparison."""
+    not, answers counted and left out, and cases only Fast Downward decides (the builtin
+    search spends its budget), all compared."""
     cases = _cases("tm_reference_cases.json.gz")
     kinds = {m for c in cases for m in c["mutations"]}
     assert {"free_variable", "undeclared_constant", "wrapped_exists", "upper_all"} <= kinds
     verdicts = {(c["reference"]["counted"], c["reference"]["success"]) for c in _tm_cases()}
     assert verdicts == {(True, True), (True, False), (False, False)}
-    assert sum(c.get("class") == BUDGET for c in cases) <= len(cases) // 50
+    assert any(c.get("class") == BUDGET for c in _tm_cases())
 
 
 def _gi_verdict(case: dict[str, Any]) -> dict[str, Any]:

@@ -28,9 +28,11 @@ refuses, and reads them by rules of its own, observed on small domains
 and :class:`~planproof.pddl.schema.Problem` with those semantics made explicit (free
 atoms → false / dropped / a crash marker; undeclared names → objects of a type no
 parameter ranges over), and :func:`fd_planner_success` plans it with planproof's builtin
-planner under a budget of expansions: the verdict is the same on every machine, never a
-wall-clock limit. It is meant for any dataset (VirtualHome and BEHAVIOR); nothing here
-knows EAI's files.
+planner under a budget of expansions and, where that is spent, with Fast Downward itself
+(lama-first, as the reference asks it) on the same model under a budget of CPU seconds
+(:func:`fd_task` writes the model so that FD reads it as planproof does): the verdict is
+the same on every machine, never a wall-clock limit. It is meant for any dataset
+(VirtualHome and BEHAVIOR); nothing here knows EAI's files.
 """
 
 from __future__ import annotations
@@ -58,7 +60,7 @@ from planproof.ltl.bddl.errors import BDDLSyntaxError
 from planproof.ltl.bddl.sexpr import SAtom, SExpr, SList
 from planproof.ltl.nnf import nnf
 from planproof.pddl.errors import PDDLSyntaxError
-from planproof.pddl.reader import Problem
+from planproof.pddl.reader import ROOT_TYPE, Problem
 from planproof.pddl.schema import (
     Add,
     Delete,
@@ -111,8 +113,8 @@ class FdOperator:
 class FdVerdict:
     """The planner's verdict in FD 23.06's reading. ``status``: ``solved``,
     ``unsolvable``, ``unreadable`` (FD's translator refuses the domain), ``crash`` (its
-    translator crashes), ``budget`` (planproof's budget spent: no verdict, counted as no
-    plan and reported)."""
+    translator crashes), ``budget`` (the builtin search's budget and then Fast Downward's
+    spent: no verdict, counted as no plan and reported)."""
 
     success: bool
     status: str
@@ -479,6 +481,91 @@ def _crashes(domain: Domain, problem: Problem) -> bool:
     return not ground_task(planning_domain(flat), goal).trivially_unsolvable
 
 
+FD_CPU_BUDGET = 100.0
+"""Fast Downward's budget in CPU seconds when the builtin search spends its expansions:
+the reference's own limit (``timeout 100``, wall seconds on its machine), as CPU time,
+which the machine's load does not change."""
+DECLARED = "fd-declared-object"
+"""The type every declared object is put under when the model is handed to Fast Downward
+(:func:`fd_task`)."""
+
+
+def fd_task(domain: Domain, problem: Problem) -> tuple[Domain, Problem]:
+    """The model as text for Fast Downward, with the same meaning as planproof's: PDDL puts
+    every type under ``object``, so an undeclared constant (type :data:`UNDECLARED_TYPE`,
+    a root outside ``object`` here) would fall in the range of every ``object`` parameter
+    and quantifier. Every declared object goes under :data:`DECLARED` instead, and every
+    parameter or quantifier over ``object`` ranges over :data:`DECLARED`; the undeclared
+    names stay under ``object`` alone, as in FD's own reading of the raw text."""
+
+    def retype(t: str | None) -> str:
+        return DECLARED if t in (None, ROOT_TYPE) else t
+
+    def binder(b: Binder) -> Binder:
+        return Binder(b.var, retype(b.type))
+
+    def effects(es: Iterable[Effect]) -> tuple[Effect, ...]:
+        out: list[Effect] = []
+        for e in es:
+            if isinstance(e, When):
+                out.append(When(map_atoms(e.condition, _same, binder), effects(e.effects)))
+            elif isinstance(e, ForallEffect):
+                out.append(ForallEffect(binder(e.binder), effects(e.effects)))
+            else:
+                out.append(e)
+        return tuple(out)
+
+    ops = {
+        n: dataclasses.replace(
+            op,
+            params=tuple(Param(p.name, retype(p.type)) for p in op.params),
+            precondition=map_atoms(op.precondition, _same, binder),
+            effects=effects(op.effects),
+        )
+        for n, op in domain.operators.items()
+    }
+    types = {
+        t: DECLARED if parent == ROOT_TYPE else parent
+        for t, parent in domain.types.items()
+        if t != ROOT_TYPE
+    }
+    types = {ROOT_TYPE: None, DECLARED: ROOT_TYPE, **types}
+    objects = {o: retype(t) for o, t in problem.objects.items()}
+    constants = {o: retype(t) for o, t in problem.constants.items()}
+    return (
+        dataclasses.replace(domain, types=types, operators=ops),
+        dataclasses.replace(problem, objects=objects, constants=constants),
+    )
+
+
+def _same(a: Atom) -> Formula:
+    return a
+
+
+def _fast_downward_verdict(model: FdModel, builtin: str, cpu_budget: float) -> FdVerdict:
+    """The verdict of Fast Downward (lama-first, as the reference runs it) on the model
+    (:func:`fd_task`) under ``cpu_budget`` CPU seconds, for a task whose builtin search
+    spent its budget (``builtin``: why). Its plan is replayed in the model by planproof's
+    validator before it counts: a plan found is a plan of the reading's own task."""
+    from planproof.pddl.plan_cache import cached_plan
+    from planproof.pddl.plan_result import PlanStatus
+    from planproof.pddl.validate import compile_task, validate
+
+    assert model.domain is not None
+    res, _ = cached_plan(
+        *fd_task(model.domain, model.problem), engine="fast-downward", cpu_budget=cpu_budget
+    )
+    after = f"{builtin}; Fast Downward (lama-first, {cpu_budget:g} CPU s)"
+    if res.status == PlanStatus.SOLVED:
+        check = validate(compile_task(model.domain, model.problem), res.plan)
+        if check.valid:
+            return FdVerdict(True, "solved", f"{after}: a plan", model.rules)
+        return FdVerdict(False, "budget", f"{after}: its plan fails in the model", model.rules)
+    if res.status == PlanStatus.UNSOLVABLE:
+        return FdVerdict(False, "unsolvable", f"{after}: {res.reason}", model.rules)
+    return FdVerdict(False, "budget", f"{after}: {res.reason}", model.rules)
+
+
 def fd_planner_success(
     vocabulary: Domain,
     gold: Mapping[str, OperatorText],
@@ -486,11 +573,14 @@ def fd_planner_success(
     problem: Problem,
     *,
     max_expansions: int,
+    cpu_budget: float | None = FD_CPU_BUDGET,
 ) -> FdVerdict:
     """Whether FD 23.06 finds a plan for ``problem`` in the reference's domain
-    (:func:`fd_model`), decided by planproof's builtin planner under ``max_expansions``
-    (through the persistent planner cache, keyed by the model as planned: the verdict under
-    a budget is the same on every run, so a warm sweep plans nothing)."""
+    (:func:`fd_model`), decided by planproof's builtin planner under ``max_expansions``;
+    when it spends them, by Fast Downward itself on the same model under ``cpu_budget``
+    CPU seconds (None: not asked, the verdict stays ``budget``). Both go through the
+    persistent planner cache, keyed by the model as planned: the verdict under a budget is
+    the same on every run, so a warm sweep plans nothing."""
     from planproof.pddl.ground import GroundingLimitError
     from planproof.pddl.plan_cache import cached_plan
     from planproof.pddl.plan_result import PlanStatus
@@ -509,7 +599,11 @@ def fd_planner_success(
     )
     if res.status == PlanStatus.SOLVED:
         return FdVerdict(True, "solved", "", model.rules, res.expanded)
-    status = "budget" if res.status in (PlanStatus.BUDGET, PlanStatus.TIMEOUT) else "unsolvable"
-    if res.status == PlanStatus.UNSUPPORTED:
-        status = "budget"
-    return FdVerdict(False, status, res.reason, model.rules, res.expanded)
+    if res.status == PlanStatus.UNSOLVABLE:
+        return FdVerdict(False, "unsolvable", res.reason, model.rules, res.expanded)
+    # budget, a grounding over its limit (unsupported) or a timeout: no verdict yet
+    if cpu_budget is None:
+        return FdVerdict(False, "budget", res.reason, model.rules, res.expanded)
+    return dataclasses.replace(
+        _fast_downward_verdict(model, res.reason, cpu_budget), expanded=res.expanded
+    )

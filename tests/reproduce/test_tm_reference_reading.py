@@ -214,3 +214,31 @@ def test_a_real_difference_gets_its_class(model: str, ident: str, cls: str) -> N
     fix = correction(own, ref, answer)
     assert fix is not None
     assert (fix.cls, fix.counted, fix.success) == (cls, 0, -1)
+
+
+@pytest.mark.data
+@pytest.mark.parametrize(
+    ("model", "ident"),
+    [
+        # the reading's model with no predicted operator (the gold domain): a 17-step plan
+        ("cohere-command-r-plus", "190_1"),
+        # 17 hallucinated operators: walk_into(character, character), walk_towards
+        # tooth_paste, take_toothbrush_out_of_mouth(character, character) fills the right
+        # hand, grab puts the toothbrush in the left
+        ("gemini-1.0-pro", "718_1"),
+    ],
+)
+def test_fast_downward_decides_what_the_builtin_search_leaves_open(model: str, ident: str) -> None:
+    """Two tasks on which the builtin search spends the reading's 20,000 expansions (20 s
+    and 50 s of CPU) and FD 23.06 plans (virtualhome-eval 0.1.1, whole-file runs of commit
+    51576dc: ``planner_success`` true): the reading asks Fast Downward on its own model.
+    Read here under 1,000 expansions (the verdict is Fast Downward's either way)."""
+    data = load_eai_pddl("virtualhome")
+    answer = str(_rows(model)[ident]["llm_output"])
+    cut = reference_planner_task(data, ident, answer, max_expansions=1_000)
+    assert (cut.counted, cut.success, cut.status) == (True, True, "solved")
+    assert "Fast Downward" in cut.reason
+    stored = _stored().get(model, {}).get("batches", {})
+    for batch in stored.values():
+        if ident in batch["tasks"]:
+            assert batch["tasks"][ident]["planner_success"] is True
