@@ -201,18 +201,18 @@ def _planner_note(module: str, cells: dict[str, Any], doc: dict[str, Any]) -> st
         )
     if whole:
         parts.append(f"on the whole file for {len(whole)} model(s) ({', '.join(sorted(whole))})")
+    segments = []
+    if parts:  # the stored runs before the whole-file ones
+        segments.append(
+            ", ".join(parts) + "; those come from Fast Downward 26.6, which rejects operators "
+            "naming undeclared constants (not the paper's run: docs/reference-differences.md)"
+        )
+    if paper_fd:
+        segments.append(
+            ("" if parts else "its planner-success figures are ")
+            + f"on the whole file with Fast Downward 23.06, the paper's, for {len(paper_fd)} "
+            f"model(s) ({', '.join(paper_fd)})"
+        )
     if empty:
-        parts.append(f"empty for the other {empty}")
-    older = (
-        "; those come from Fast Downward 26.6, which rejects operators naming undeclared "
-        "constants (not the paper's run: docs/reference-differences.md)"
-        if planned or whole
-        else ""
-    )
-    ours = (
-        f"; on the whole file with Fast Downward 23.06, the paper's, for {len(paper_fd)} "
-        f"model(s) ({', '.join(paper_fd)})"
-        if paper_fd
-        else ""
-    )
-    return head + ", ".join(parts) + older + ours
+        segments.append(f"its planner-success figures are empty for the other {empty}")
+    return head + "; ".join(segments)
