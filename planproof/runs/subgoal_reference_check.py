@@ -5,7 +5,9 @@ verdicts on whole files (``planproof/data/reference/whole_files.json``: the refe
 The reading draws the file's disjuncts as those processes did (one generator per batch,
 from the seed: :func:`~planproof.metrics.reference_subgoal_decomposition.file_draws` with
 the cell's batch size) and scores every stored task; a verdict is the reference report's
-category, executability and success (:func:`stored_verdict`).
+category, executability and success (:func:`stored_verdict`), and where the report is
+stored whole, also whether a hallucination is an argument count and the error types of
+the reported path (:func:`report_detail`: error types are compared too, not only success).
 """
 
 from __future__ import annotations
@@ -50,8 +52,8 @@ class VerdictDifference:
     """One task whose reading differs from the reference's stored verdict."""
 
     identifier: str
-    reference: Verdict
-    reading: Verdict
+    reference: Verdict | Detail
+    reading: Verdict | Detail
     actions: tuple[str, ...] = ()
 
 
@@ -64,12 +66,13 @@ class CellComparison:
     differences: tuple[VerdictDifference, ...]
 
 
-def stored_verdicts(doc: Mapping[str, Any], model: str) -> dict[str, Verdict]:
+def stored_verdicts(doc: Mapping[str, Any], model: str) -> dict[str, Detail]:
     """Every stored subgoal-decomposition task of one model in a ``whole_files.json``
-    document: identifier (without ``scene_1_``) → the reference's verdict."""
+    document: identifier (without ``scene_1_``) → the reference's verdict with its error
+    types (:func:`report_detail`)."""
     cell = doc.get("cells", {}).get("subgoal-decomposition", {}).get(model, {})
     return {
-        k.removeprefix("scene_1_"): stored_verdict(v)
+        k.removeprefix("scene_1_"): report_detail(v)
         for b in cell.get("batches", {}).values()
         for k, v in b.get("tasks", {}).items()
     }
@@ -77,14 +80,15 @@ def stored_verdicts(doc: Mapping[str, Any], model: str) -> dict[str, Verdict]:
 
 def compare_cell(
     model: str,
-    verdicts: Mapping[str, Verdict],
+    verdicts: Mapping[str, Verdict | Detail],
     rows: Sequence[Any],
     tasks: Mapping[str, Any],
     batch: int | None,
 ) -> CellComparison:
     """Score ``rows`` (the published file, in order) by the reading with the reference's
     draws for processes of ``batch`` answers, and compare every task in ``verdicts``
-    (identifier → the reference's verdict)."""
+    (identifier → the reference's :data:`Verdict`, or its :data:`Detail` to compare the
+    argument count and the error types too)."""
     from planproof.metrics import reference_subgoal_decomposition as R
 
     draws = R.file_draws(rows, batch=batch)
@@ -96,9 +100,10 @@ def compare_cell(
             if task is not None
             else R.unread(ident)
         )
-        mine = (got.category, got.executable, got.success)
+        detail = (got.category, got.executable, got.success, got.argument_count)
+        mine = (*detail, tuple(sorted(got.errors)))[: len(want)]
         if mine != tuple(want):
-            out.append(VerdictDifference(ident, tuple(want), mine, got.actions))  # type: ignore[arg-type]
+            out.append(VerdictDifference(ident, want, mine, got.actions))  # type: ignore[arg-type]
     return CellComparison(model, len(verdicts), tuple(out))
 
 

@@ -324,8 +324,9 @@ def test_reading_gives_every_whole_file_verdict(
     sd_files: list[PublishedFile], tasks: dict[str, Any], model: str
 ) -> None:
     """0 differences: every task the reference has scored in the stored whole-file batches
-    gets the reference's category, executability and success from the reading, with the
-    draws of one process per batch; a whole cell's figures are the reference's to 0.1."""
+    gets the reference's category, executability, success, argument count and error types
+    from the reading, with the draws of one process per batch; a whole cell's figures are
+    the reference's to 0.1."""
     cell = WHOLE[model]
     f = next(x for x in sd_files if x.model == model)
     rows = _rows(f)
@@ -337,6 +338,27 @@ def test_reading_gives_every_whole_file_verdict(
         mine = _file_figures(model)
         off = {k: (v, mine.get(k)) for k, v in cell["figures"].items() if k in KEYS}
         assert all(m is not None and abs(m - v) <= 0.1 for v, m in off.values()), off
+
+
+@pytest.mark.data
+def test_error_types_are_compared(sd_files: list[PublishedFile], tasks: dict[str, Any]) -> None:
+    """A stored report whose error types or argument count differ from the reading's is a
+    difference, not only one whose success does."""
+    model = "gpt-4o-2024-05-13"
+    if model not in WHOLE:
+        pytest.skip("GPT-4o's whole-file subgoal-decomposition runs are not stored")
+    f = next(x for x in sd_files if x.model == model)
+    verdicts = stored_verdicts(whole_files(), model)
+    ident = next(k for k, v in sorted(verdicts.items()) if v[4])  # a task with error types
+    other = next(k for k in sorted(verdicts) if k != ident)
+    cat, exe, ok, argc, errors = verdicts[ident]
+    o_cat, o_exe, o_ok, o_argc, o_errors = verdicts[other]
+    changed = {
+        ident: (cat, exe, ok, argc, (*errors, "unknown_error")),
+        other: (o_cat, o_exe, o_ok, not o_argc, o_errors),
+    }
+    got = compare_cell(model, changed, _rows(f), tasks, WHOLE[model]["batch_size"])
+    assert sorted(d.identifier for d in got.differences) == sorted([ident, other])
 
 
 @functools.cache
