@@ -100,6 +100,12 @@ PRIORITY = (
     (BEHAVIOR, "batches"),
 )
 """The order the runs are made in (module docstring)."""
+SKIPPED_SINGLE_VARIATE = "single-variate planner tests (no figure)"
+"""A BEHAVIOR planner batch run with ``--skip-single-variate`` says so (its ``skipped``):
+the reference's planner call per predicted operator found in gold, on the gold domain
+with that one operator swapped in, feeds only counters its summary never reads
+(``task_variate_control_*``, ``action_variate_control``); the holistic call, whose verdict
+is the planner success, runs unchanged (``reference_published_driver.py``)."""
 ALREADY_WHOLE = {
     "action-sequencing": ("claude-3-haiku-20240307", "claude-3-opus-20240229"),
 }
@@ -220,6 +226,8 @@ TM_KEYS = (
     "format_wrong",
     "hallucinated",
     "slowest_call",
+    "holistic",
+    "single_variate",
 )
 LOGIC_FORM_KEYS = ("skipped", "categories", "format_wrong", "hallucinated")
 
@@ -468,8 +476,24 @@ def flavour_of(module: str) -> Flavour:
     return PUBLISHED_TM_FD2306 if module in ("transition-modeling", BEHAVIOR) else PUBLISHED
 
 
-def run_unit(unit: Unit, workdir: Path) -> dict[str, Any]:
-    """One batch through the reference: its stored form."""
+def planner_options(unit: Unit, *, skip_single_variate: bool) -> dict[str, bool]:
+    """The driver's planner options for ``unit``: only a BEHAVIOR planner batch records
+    its Fast Downward calls, and only it may skip the single-variate tests; every other
+    batch (VirtualHome transition modeling included) runs as it always did."""
+    behavior_planner = unit.module == BEHAVIOR and unit.index >= 0
+    return {
+        "single_variate": not (skip_single_variate and behavior_planner),
+        "planner_calls": behavior_planner,
+    }
+
+
+def run_unit(unit: Unit, workdir: Path, *, skip_single_variate: bool = False) -> dict[str, Any]:
+    """One batch through the reference: its stored form. A BEHAVIOR planner batch records
+    each task's holistic Fast Downward call (``holistic``: wall seconds, Fast Downward's
+    search / total time) and, with ``skip_single_variate``, skips the single-variate tests
+    (:data:`SKIPPED_SINGLE_VARIATE`); no other batch is changed by either."""
+    options = planner_options(unit, skip_single_variate=skip_single_variate)
+    skip = not options["single_variate"]
     rows = json.loads(unit.path.read_text(encoding="utf-8"))
     part = rows if unit.index < 0 else rows[unit.index * unit.size : (unit.index + 1) * unit.size]
     src = workdir / "batches" / unit.module / f"{unit.model}-{unit.key}.json"
@@ -488,6 +512,7 @@ def run_unit(unit: Unit, workdir: Path) -> dict[str, Any]:
         flavour=flavour_of(unit.module),
         planner=unit.index >= 0,
         dataset=unit.dataset,
+        **options,
     )
     res = run.models[unit.model]
     if unit.index < 0:
@@ -511,6 +536,7 @@ def run_unit(unit: Unit, workdir: Path) -> dict[str, Any]:
         "date": _now(),
         "versions": run.versions,
         **({"crash": res["crash"], "counters": res["counters"]} if res.get("crash") else {}),
+        **({"skipped": SKIPPED_SINGLE_VARIATE} if skip else {}),
     }
 
 
@@ -615,6 +641,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--model", action="append", help="only these models")
     ap.add_argument("--max-batches", type=int, default=0, help="stop after n batches (0: all)")
     ap.add_argument("--status", action="store_true", help="print progress, run nothing")
+    ap.add_argument(
+        "--skip-single-variate",
+        action="store_true",
+        help="BEHAVIOR planner batches: skip the single-variate planner tests (no figure)",
+    )
     ap.add_argument("--data", type=Path, default=WHOLE_FILES_PATH, help=argparse.SUPPRESS)
     ap.add_argument("--workdir", type=Path, default=WORKDIR, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -623,8 +654,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.status:
         for module, cells in sorted(doc["cells"].items()):
             for model, cell in sorted(cells.items()):
-                done = sum(len(b["ids"]) for b in cell["batches"].values())
-                print(f"{module:24} {model:32} {done:4}/{cell['of']}")
+                batches = cell["batches"].values()
+                done = sum(len(b["ids"]) for b in batches)
+                spent = sum(float(b.get("seconds", 0.0)) for b in batches)
+                trimmed = sum(b.get("skipped") == SKIPPED_SINGLE_VARIATE for b in batches)
+                extra = f" {len(batches)} batches {spent:.0f} s" if batches else ""
+                extra += f" ({trimmed} without single-variate tests)" if trimmed else ""
+                print(f"{module:28} {model:32} {done:4}/{cell['of']}{extra}")
         return 0
     with single_instance(args.workdir):
         for py in {flavour_of(m) for m in modules}:
@@ -646,7 +682,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     break
                 t0 = time.perf_counter()
                 try:
-                    cell["batches"][unit.key] = run_unit(unit, args.workdir)
+                    cell["batches"][unit.key] = run_unit(
+                        unit, args.workdir, skip_single_variate=args.skip_single_variate
+                    )
                 except ReferenceUnavailableError as exc:
                     print(f"{unit}: {exc}", file=sys.stderr, flush=True)
                     continue
