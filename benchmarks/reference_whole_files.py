@@ -51,6 +51,7 @@ import datetime as dt
 import fcntl
 import hashlib
 import json
+import resource
 import shutil
 import sys
 import time
@@ -198,8 +199,8 @@ def provenance(versions: Mapping[str, str]) -> dict[str, Any]:
         "batch of consecutive tasks",
         "python_hash_seed": HASH_SEED,
         "nice": NICE,
-        "fast_downward": f"23.06 ({FD2306_REQUIREMENT}, lama-first, the reference's 100 s "
-        "wall-clock limit per plan)",
+        "fast_downward": f"23.06 ({FD2306_REQUIREMENT}, lama-first, the reference's "
+        "wall-clock limit per plan: 100 s VirtualHome, 200 s BEHAVIOR)",
         "subgoal_decomposition_workers": 1,
         "batch_sizes": BATCH,
         "versions": dict(versions),
@@ -476,6 +477,13 @@ def flavour_of(module: str) -> Flavour:
     return PUBLISHED_TM_FD2306 if module in ("transition-modeling", BEHAVIOR) else PUBLISHED
 
 
+def _children_cpu() -> float:
+    """CPU seconds (user + system) of this process's finished children and their own
+    waited-for descendants: a batch's reference process with its Fast Downward calls."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def planner_options(unit: Unit, *, skip_single_variate: bool) -> dict[str, bool]:
     """The driver's planner options for ``unit``: only a BEHAVIOR planner batch records
     its Fast Downward calls, and only it may skip the single-variate tests; every other
@@ -501,6 +509,7 @@ def run_unit(unit: Unit, workdir: Path, *, skip_single_variate: bool = False) ->
     src.write_text(json.dumps(part), encoding="utf-8")
     out = workdir / "runs" / unit.module / f"{unit.model}-{unit.key}"
     shutil.rmtree(out, ignore_errors=True)  # a stale error_info.json would be "already done"
+    cpu0 = _children_cpu()
     run = run_reference_published(
         unit.evaluator,
         {unit.model: src},
@@ -514,6 +523,7 @@ def run_unit(unit: Unit, workdir: Path, *, skip_single_variate: bool = False) ->
         dataset=unit.dataset,
         **options,
     )
+    cpu = round(_children_cpu() - cpu0, 1)
     res = run.models[unit.model]
     if unit.index < 0:
         return logic_form_entry(res, run.versions)
@@ -533,6 +543,7 @@ def run_unit(unit: Unit, workdir: Path, *, skip_single_variate: bool = False) ->
         "summary": res["summary"],
         "ids": [str(r["identifier"]) for r in part],
         "seconds": round(float(res["seconds"]), 1),
+        "cpu_seconds": cpu,
         "date": _now(),
         "versions": run.versions,
         **({"crash": res["crash"], "counters": res["counters"]} if res.get("crash") else {}),
