@@ -101,6 +101,9 @@ PRIORITY = (
     (BEHAVIOR, "batches"),
 )
 """The order the runs are made in (module docstring)."""
+NEAR_LIMIT = 100.0
+"""``--status`` counts the BEHAVIOR holistic calls that took at least this many wall seconds
+(half the reference's 200 s limit): verdicts a loaded machine might have turned."""
 SKIPPED_SINGLE_VARIATE = "single-variate planner tests (no figure)"
 """A BEHAVIOR planner batch run with ``--skip-single-variate`` says so (its ``skipped``):
 the reference's planner call per predicted operator found in gold, on the gold domain
@@ -671,6 +674,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 trimmed = sum(b.get("skipped") == SKIPPED_SINGLE_VARIATE for b in batches)
                 extra = f" {len(batches)} batches {spent:.0f} s" if batches else ""
                 extra += f" ({trimmed} without single-variate tests)" if trimmed else ""
+                near = [
+                    t["holistic"]["wall"]
+                    for b in batches
+                    for t in b["tasks"].values()
+                    if t.get("holistic", {}).get("wall", 0.0) >= NEAR_LIMIT
+                ]
+                extra += f"; {len(near)} holistic calls took >= {NEAR_LIMIT:.0f} s" if near else ""
                 print(f"{module:28} {model:32} {done:4}/{cell['of']}{extra}")
         return 0
     with single_instance(args.workdir):
