@@ -29,8 +29,17 @@ pytestmark = pytest.mark.data
 
 CELLS: dict[str, dict[str, Any]] = whole_files().get("cells", {}).get(BEHAVIOR_MODULE, {})
 PLANNED = sorted(m for m, c in CELLS.items() if c.get("batches"))
-KNOWN: dict[tuple[str, str], str] = {}
-"""(model, task) → why the reading differs from the reference there (none so far)."""
+KNOWN: dict[tuple[str, str], str] = {
+    ("claude-3-haiku-20240307", "cleaning_the_hot_tub_0_Ihlen_0_int_0_2021-08-24_22-19-07"): (
+        "negative goal in a mutex group: the goal (not (stained pool_n_01_1)); with the "
+        "answer's operators Fast Downward 23.06's translator puts that fact in a "
+        'multi-valued variable and stops on `assert len(goal_dict_list) == 1, "Negative '
+        "goal not supported\"` (exit 30, 1 s), so the reference fails the task; planproof's "
+        "export plans it"
+    ),
+}
+"""(model, task) → why the reading differs from the reference there (diagnosed on the
+reference's own domain file; each entry must still differ, so none hides an agreement)."""
 
 
 def _stored(model: str) -> dict[str, dict[str, Any]]:
@@ -78,3 +87,7 @@ def test_every_stored_behavior_task_gets_the_references_planner_verdict(model: s
                 f"{mine.planner_reason[:120]}"
             )
     assert differ == []
+    for (m, ident), why in KNOWN.items():
+        if m == model and ident in reading:
+            theirs = bool(_stored(model)[ident].get("planner_success"))
+            assert reading[ident].planner_found != theirs, (ident, why)
