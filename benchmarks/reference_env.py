@@ -534,6 +534,8 @@ def run_reference_published(
     nice: int = 0,
     flavour: Flavour | None = None,
     dataset: str = "virtualhome",
+    single_variate: bool = True,
+    planner_calls: bool = False,
 ) -> PublishedRun:
     """Evaluate each responses file (model name → path) with the published reference's
     evaluator of ``module`` (planproof's name, e.g. ``goal-interpretation``), in one
@@ -541,7 +543,10 @@ def run_reference_published(
     the reference's planner fails at once, so only its logic-form figures are valid.
     ``hash_seed``, ``nice``: see :func:`_drive`; ``flavour``: another environment (e.g.
     :data:`PUBLISHED_TM_FD2306`); ``dataset``: ``behavior`` for BEHAVIOR transition
-    modeling (the only module whose published evaluator scores BEHAVIOR answers)."""
+    modeling (the only module whose published evaluator scores BEHAVIOR answers);
+    ``planner_calls``: record each Fast Downward call (wall seconds, Fast Downward's own
+    times); ``single_variate=False``: skip the single-variate planner tests, which feed no
+    summary figure (both: transition modeling only, ``reference_published_driver.py``)."""
     if module not in PUBLISHED_MODULES:
         raise ReferenceUnavailableError(f"the published reference has no evaluator for {module}")
     if flavour is None:
@@ -557,6 +562,10 @@ def run_reference_published(
     }
     if dataset != "virtualhome":
         job["dataset"] = dataset
+    if not single_variate:
+        job["single_variate"] = False
+    if planner_calls:
+        job["planner_calls"] = True
     what = f"the published reference's {module} evaluator"
     doc, wall = _drive(
         py,

@@ -35,6 +35,22 @@ figures are then meaningless and the caller drops them. ``dataset`` (default
 ``virtualhome``): transition modeling's evaluator also scores BEHAVIOR answers
 (``dataset="behavior"``: the wheel's ``resources/behavior`` holds its domain, problems and
 categories; 200 s per plan).
+
+Two job keys observe or trim transition modeling's planner calls (both off by default, so a
+job without them runs the reference exactly as before): ``"planner_calls": true`` records
+every Fast Downward call the evaluator makes (:class:`PlannerCalls`: which test it was,
+its wall seconds, whether the reference's own wall-clock check failed it, Fast Downward's
+reported search / total time and expansions) and puts each task's holistic call
+(``holistic``) and a tally of its single-variate calls (``single_variate``) in its
+per-task record; ``"single_variate": false`` makes each *single-variate* call (the gold
+domain with one predicted operator swapped in, ``complete_pddl_domain(...,
+action_name_key=...)``) fail at once without running Fast Downward. Those calls feed only
+``task_variate_control_*`` and ``action_variate_control``, which the evaluator logs but
+never puts in its summary; the holistic call (all predicted operators), whose verdict is
+``success_by_task_type_dict`` = the published planner success, runs unchanged, and its
+domain file is a different one (``<file_id>.pddl``), so every summary figure and per-task
+holistic verdict is the unmodified reference's. The per-task ``actions`` verdicts are then
+not recorded (the log still says "failed" for them).
 """
 
 from __future__ import annotations
@@ -88,6 +104,98 @@ def _as_counter(msg: str) -> str | None:
     return next((kind for end, kind in AS_COUNTED if msg.endswith(end)), None)
 
 
+SEARCH_TIME = re.compile(r"search time: (\d+(?:\.\d+)?)s")
+TOTAL_TIME = re.compile(r"total time: (\d+(?:\.\d+)?)s")
+EXPANDED = re.compile(r"expanded (\d+) state")
+SKIPPED_SINGLE = "single-variate test skipped by reference_published_driver"
+
+
+def fd_reported(output: str) -> dict[str, float]:
+    """What Fast Downward's own output says about one call: the search component's
+    ``search_time`` and ``total_time`` (seconds) and ``expanded`` states (the last value
+    of each, as a run prints them once; absent when it was stopped first)."""
+    out: dict[str, float] = {}
+    low = output.lower()
+    for key, pattern in (("search_time", SEARCH_TIME), ("total_time", TOTAL_TIME)):
+        if found := pattern.findall(low):
+            out[key] = float(found[-1])
+    if found := EXPANDED.findall(low):
+        out["expanded"] = int(found[-1])
+    return out
+
+
+class PlannerCalls:
+    """Observes (and with ``skip_single`` trims) the transition-modeling evaluator's Fast
+    Downward calls: wraps its module's ``complete_pddl_domain`` (to know which test the
+    next call is: the evaluator builds each call's domain file right before planning on
+    it, with ``action_name_key`` for a single-variate test only) and the planner class's
+    ``plan_from_pddl`` / ``_output_to_plan`` (the wall time of each call and Fast
+    Downward's own report). Nothing the reference computes is changed, except that a
+    skipped single-variate call raises at once, as a failed plan does."""
+
+    def __init__(self, skip_single: bool) -> None:
+        self.skip_single = skip_single
+        self.last_domain: tuple[str, bool] | None = None
+        self.calls: list[dict[str, Any]] = []
+        self._reported: dict[str, float] = {}
+
+    def is_single(self, dom_file: str) -> bool:
+        """Whether planning on ``dom_file`` is a single-variate test: the domain the
+        evaluator built last is this file, and it was built with an ``action_name_key``."""
+        return self.last_domain == (str(dom_file), True)
+
+    def install(self, evaluator: Any, planner_class: Any) -> None:
+        build = evaluator.complete_pddl_domain
+        plan = planner_class.plan_from_pddl
+        parse = planner_class._output_to_plan
+        calls = self
+
+        def complete_pddl_domain(*args: Any, action_name_key: Any = None, **kw: Any) -> Any:
+            path = build(*args, action_name_key=action_name_key, **kw)
+            calls.last_domain = (str(path), action_name_key is not None)
+            return path
+
+        def plan_from_pddl(fd: Any, dom_file: Any, prob_file: Any, *a: Any, **kw: Any) -> Any:
+            single = calls.is_single(dom_file)
+            kind = "single" if single else "holistic"
+            if single and calls.skip_single:
+                calls.calls.append({"kind": kind, "skipped": True})
+                raise RuntimeError(SKIPPED_SINGLE)
+            limit = kw.get("timeout", a[1] if len(a) > 1 else 100)
+            calls._reported = {}
+            t0 = time.time()
+            rec: dict[str, Any] = {"kind": kind}
+            try:
+                result = plan(fd, dom_file, prob_file, *a, **kw)
+                rec["solved"] = True
+                return result
+            except Exception:
+                rec["solved"] = False
+                raise
+            finally:
+                wall = time.time() - t0
+                # the reference's own test (fd.py): measured around Fast Downward and its
+                # cleanup; a call past the limit fails whatever the planner said
+                rec["wall"] = round(wall, 2)
+                rec["over_limit"] = wall > float(limit)
+                rec.update(calls._reported)
+                calls.calls.append(rec)
+
+        def _output_to_plan(fd: Any, output: str) -> Any:
+            calls._reported = fd_reported(output)
+            return parse(fd, output)
+
+        evaluator.complete_pddl_domain = complete_pddl_domain
+        planner_class.plan_from_pddl = plan_from_pddl
+        planner_class._output_to_plan = _output_to_plan
+
+    def take(self) -> list[dict[str, Any]]:
+        """The calls since the last ``take`` (one task's tests: the evaluator logs a
+        verdict right after each call)."""
+        out, self.calls = self.calls, []
+        return out
+
+
 def _module(name: str) -> Any:
     return importlib.import_module(f"virtualhome_eval.evaluation.{name}.scripts.evaluate_results")
 
@@ -95,9 +203,12 @@ def _module(name: str) -> Any:
 class LogTasks(logging.Handler):
     """Per-task facts read from the reference evaluator's own log records."""
 
-    def __init__(self, module: str, rows: list[dict[str, Any]]) -> None:
+    def __init__(
+        self, module: str, rows: list[dict[str, Any]], calls: PlannerCalls | None = None
+    ) -> None:
         super().__init__(logging.INFO)
         self.module = module
+        self.calls = calls
         self.tasks: dict[str, dict[str, Any]] = {}
         self.current: dict[str, Any] | None = None
         self.order = [str(r.get("identifier")) for r in rows]
@@ -182,11 +293,35 @@ class LogTasks(logging.Handler):
         elif msg.endswith("Hallucination!"):
             self.current["hallucinated"] += 1
         elif m := ACTION_TEST.match(msg):
-            self.current["actions"][m.group(2)] = m.group(3) == "succeeded"
-            self._call(when - last)
+            self._single(m.group(2), m.group(3) == "succeeded", when - last)
         elif m := HOLISTIC.match(msg):
             self.current["planner_success"] = m.group(2) == "succeeded"
             self._call(when - last)
+            if self.calls is not None:
+                seen = self.calls.take()  # exactly one: the evaluator logs after each call
+                call = seen[-1] if seen else {"unseen": True}
+                self.current["holistic"] = {k: v for k, v in call.items() if k != "kind"}
+
+    def _single(self, action: str, succeeded: bool, seconds: float) -> None:
+        """One single-variate test's verdict (not recorded when it was skipped) and, with
+        :class:`PlannerCalls`, its tally: calls, wall seconds, calls past the limit."""
+        assert self.current is not None
+        if self.calls is None:
+            self.current["actions"][action] = succeeded
+            self._call(seconds)
+            return
+        for call in self.calls.take():
+            tally = self.current.setdefault(
+                "single_variate", {"calls": 0, "skipped": 0, "wall": 0.0, "over_limit": 0}
+            )
+            tally["calls"] += 1
+            if call.get("skipped"):
+                tally["skipped"] += 1
+                continue
+            self.current["actions"][action] = succeeded
+            tally["wall"] = round(tally["wall"] + call["wall"], 2)
+            tally["over_limit"] += int(call["over_limit"])
+            self._call(seconds)
 
     def _call(self, seconds: float) -> None:
         assert self.current is not None
@@ -219,11 +354,17 @@ def _evaluate(
 
 
 def run_model(
-    module: str, model: str, source: Path, workdir: Path, dataset: str = "virtualhome"
+    module: str,
+    model: str,
+    source: Path,
+    workdir: Path,
+    dataset: str = "virtualhome",
+    *,
+    calls: PlannerCalls | None = None,
 ) -> dict[str, Any]:
     rows = json.loads(source.read_text(encoding="utf-8"))
     logger = logging.getLogger(_module(module).__name__)
-    handler = LogTasks(module, rows)
+    handler = LogTasks(module, rows, calls)
     logger.setLevel(logging.INFO)
     logger.propagate = False
     logger.addHandler(handler)
@@ -363,10 +504,18 @@ def main(argv: list[str]) -> int:
             raise RuntimeError("planner disabled by reference_published_driver")
 
         fd.FD.plan_from_pddl = no_planner
+    calls = None
+    observe = job.get("planner_calls") or job.get("single_variate") is False
+    if module == "transition_modeling" and job.get("planner") is not False and observe:
+        fd = importlib.import_module(
+            "virtualhome_eval.simulation.evolving_graph.pddlgym_planners.fd"
+        )
+        calls = PlannerCalls(skip_single=job.get("single_variate") is False)
+        calls.install(_module(module), fd.FD)
     workdir = Path(job["workdir"])
     dataset = str(job.get("dataset", "virtualhome"))
     models = {
-        model: run_model(module, model, Path(path), workdir, dataset)
+        model: run_model(module, model, Path(path), workdir, dataset, calls=calls)
         for model, path in job["responses"].items()
     }
     versions = {}

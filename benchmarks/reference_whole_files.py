@@ -51,6 +51,7 @@ import datetime as dt
 import fcntl
 import hashlib
 import json
+import resource
 import shutil
 import sys
 import time
@@ -100,6 +101,15 @@ PRIORITY = (
     (BEHAVIOR, "batches"),
 )
 """The order the runs are made in (module docstring)."""
+NEAR_LIMIT = 100.0
+"""``--status`` counts the BEHAVIOR holistic calls that took at least this many wall seconds
+(half the reference's 200 s limit): verdicts a loaded machine might have turned."""
+SKIPPED_SINGLE_VARIATE = "single-variate planner tests (no figure)"
+"""A BEHAVIOR planner batch run with ``--skip-single-variate`` says so (its ``skipped``):
+the reference's planner call per predicted operator found in gold, on the gold domain
+with that one operator swapped in, feeds only counters its summary never reads
+(``task_variate_control_*``, ``action_variate_control``); the holistic call, whose verdict
+is the planner success, runs unchanged (``reference_published_driver.py``)."""
 ALREADY_WHOLE = {
     "action-sequencing": ("claude-3-haiku-20240307", "claude-3-opus-20240229"),
 }
@@ -192,8 +202,8 @@ def provenance(versions: Mapping[str, str]) -> dict[str, Any]:
         "batch of consecutive tasks",
         "python_hash_seed": HASH_SEED,
         "nice": NICE,
-        "fast_downward": f"23.06 ({FD2306_REQUIREMENT}, lama-first, the reference's 100 s "
-        "wall-clock limit per plan)",
+        "fast_downward": f"23.06 ({FD2306_REQUIREMENT}, lama-first, the reference's "
+        "wall-clock limit per plan: 100 s VirtualHome, 200 s BEHAVIOR)",
         "subgoal_decomposition_workers": 1,
         "batch_sizes": BATCH,
         "versions": dict(versions),
@@ -220,6 +230,8 @@ TM_KEYS = (
     "format_wrong",
     "hallucinated",
     "slowest_call",
+    "holistic",
+    "single_variate",
 )
 LOGIC_FORM_KEYS = ("skipped", "categories", "format_wrong", "hallucinated")
 
@@ -468,8 +480,31 @@ def flavour_of(module: str) -> Flavour:
     return PUBLISHED_TM_FD2306 if module in ("transition-modeling", BEHAVIOR) else PUBLISHED
 
 
-def run_unit(unit: Unit, workdir: Path) -> dict[str, Any]:
-    """One batch through the reference: its stored form."""
+def _children_cpu() -> float:
+    """CPU seconds (user + system) of this process's finished children and their own
+    waited-for descendants: a batch's reference process with its Fast Downward calls."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def planner_options(unit: Unit, *, skip_single_variate: bool) -> dict[str, bool]:
+    """The driver's planner options for ``unit``: only a BEHAVIOR planner batch records
+    its Fast Downward calls, and only it may skip the single-variate tests; every other
+    batch (VirtualHome transition modeling included) runs as it always did."""
+    behavior_planner = unit.module == BEHAVIOR and unit.index >= 0
+    return {
+        "single_variate": not (skip_single_variate and behavior_planner),
+        "planner_calls": behavior_planner,
+    }
+
+
+def run_unit(unit: Unit, workdir: Path, *, skip_single_variate: bool = False) -> dict[str, Any]:
+    """One batch through the reference: its stored form. A BEHAVIOR planner batch records
+    each task's holistic Fast Downward call (``holistic``: wall seconds, Fast Downward's
+    search / total time) and, with ``skip_single_variate``, skips the single-variate tests
+    (:data:`SKIPPED_SINGLE_VARIATE`); no other batch is changed by either."""
+    options = planner_options(unit, skip_single_variate=skip_single_variate)
+    skip = not options["single_variate"]
     rows = json.loads(unit.path.read_text(encoding="utf-8"))
     part = rows if unit.index < 0 else rows[unit.index * unit.size : (unit.index + 1) * unit.size]
     src = workdir / "batches" / unit.module / f"{unit.model}-{unit.key}.json"
@@ -477,6 +512,7 @@ def run_unit(unit: Unit, workdir: Path) -> dict[str, Any]:
     src.write_text(json.dumps(part), encoding="utf-8")
     out = workdir / "runs" / unit.module / f"{unit.model}-{unit.key}"
     shutil.rmtree(out, ignore_errors=True)  # a stale error_info.json would be "already done"
+    cpu0 = _children_cpu()
     run = run_reference_published(
         unit.evaluator,
         {unit.model: src},
@@ -488,7 +524,9 @@ def run_unit(unit: Unit, workdir: Path) -> dict[str, Any]:
         flavour=flavour_of(unit.module),
         planner=unit.index >= 0,
         dataset=unit.dataset,
+        **options,
     )
+    cpu = round(_children_cpu() - cpu0, 1)
     res = run.models[unit.model]
     if unit.index < 0:
         return logic_form_entry(res, run.versions)
@@ -508,9 +546,11 @@ def run_unit(unit: Unit, workdir: Path) -> dict[str, Any]:
         "summary": res["summary"],
         "ids": [str(r["identifier"]) for r in part],
         "seconds": round(float(res["seconds"]), 1),
+        "cpu_seconds": cpu,
         "date": _now(),
         "versions": run.versions,
         **({"crash": res["crash"], "counters": res["counters"]} if res.get("crash") else {}),
+        **({"skipped": SKIPPED_SINGLE_VARIATE} if skip else {}),
     }
 
 
@@ -615,6 +655,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--model", action="append", help="only these models")
     ap.add_argument("--max-batches", type=int, default=0, help="stop after n batches (0: all)")
     ap.add_argument("--status", action="store_true", help="print progress, run nothing")
+    ap.add_argument(
+        "--skip-single-variate",
+        action="store_true",
+        help="BEHAVIOR planner batches: skip the single-variate planner tests (no figure)",
+    )
     ap.add_argument("--data", type=Path, default=WHOLE_FILES_PATH, help=argparse.SUPPRESS)
     ap.add_argument("--workdir", type=Path, default=WORKDIR, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -623,8 +668,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.status:
         for module, cells in sorted(doc["cells"].items()):
             for model, cell in sorted(cells.items()):
-                done = sum(len(b["ids"]) for b in cell["batches"].values())
-                print(f"{module:24} {model:32} {done:4}/{cell['of']}")
+                batches = cell["batches"].values()
+                done = sum(len(b["ids"]) for b in batches)
+                spent = sum(float(b.get("seconds", 0.0)) for b in batches)
+                trimmed = sum(b.get("skipped") == SKIPPED_SINGLE_VARIATE for b in batches)
+                extra = f" {len(batches)} batches {spent:.0f} s" if batches else ""
+                extra += f" ({trimmed} without single-variate tests)" if trimmed else ""
+                near = [
+                    t["holistic"]["wall"]
+                    for b in batches
+                    for t in b["tasks"].values()
+                    if t.get("holistic", {}).get("wall", 0.0) >= NEAR_LIMIT
+                ]
+                extra += f"; {len(near)} holistic calls took >= {NEAR_LIMIT:.0f} s" if near else ""
+                print(f"{module:28} {model:32} {done:4}/{cell['of']}{extra}")
         return 0
     with single_instance(args.workdir):
         for py in {flavour_of(m) for m in modules}:
@@ -646,7 +703,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     break
                 t0 = time.perf_counter()
                 try:
-                    cell["batches"][unit.key] = run_unit(unit, args.workdir)
+                    cell["batches"][unit.key] = run_unit(
+                        unit, args.workdir, skip_single_variate=args.skip_single_variate
+                    )
                 except ReferenceUnavailableError as exc:
                     print(f"{unit}: {exc}", file=sys.stderr, flush=True)
                     continue

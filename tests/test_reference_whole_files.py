@@ -185,3 +185,32 @@ def test_error_types_are_stored_per_task() -> None:
         "wrong_temporal_order",
         "additional_step",
     }
+
+
+BEHAVIOR_BATCHES = [(n, k, b) for m, n, k, b in BATCHES if m == rw.BEHAVIOR]
+
+
+@pytest.mark.parametrize(("model", "key"), [(n, k) for n, k, _ in BEHAVIOR_BATCHES], ids=str)
+def test_behavior_planner_batches_record_their_planner_calls(model: str, key: str) -> None:
+    """Every BEHAVIOR task the reference planned has its holistic Fast Downward call
+    recorded, whose outcome is the task's planner success (a call past the reference's
+    200 s wall-clock check fails it, whatever Fast Downward said); a batch run with
+    ``--skip-single-variate`` says so, and none of its tasks has a single-variate
+    verdict."""
+    batch = CELLS[rw.BEHAVIOR][model]["batches"][key]
+    trimmed = batch.get("skipped") == rw.SKIPPED_SINGLE_VARIATE
+    planned = [r for r in batch["tasks"].values() if "planner_success" in r]
+    assert planned or all("skipped" in r for r in batch["tasks"].values())
+    for rec in planned:
+        call = rec["holistic"]
+        assert call["solved"] == rec["planner_success"]
+        assert not (call["over_limit"] and call["solved"])
+        if call.get("total_time") is not None:
+            assert call["total_time"] >= call["search_time"] >= 0
+        tally = rec.get("single_variate", {"calls": 0, "skipped": 0})
+        if trimmed:
+            assert "actions" not in rec or rec["actions"] == {}
+            assert tally["skipped"] == tally["calls"]
+        else:
+            assert tally["skipped"] == 0
+            assert len(rec["actions"]) == tally["calls"]
