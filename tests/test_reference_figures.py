@@ -141,3 +141,44 @@ def test_a_planner_sample_marks_only_the_planner_figures() -> None:
         "object_states_planner_success",
         {"modules": {"transition-modeling": {"gpt-4o": whole}}},
     )
+
+
+def test_a_whole_behavior_planner_run_is_fast_downward_2306s() -> None:
+    """A BEHAVIOR file whose planner batches are all stored keeps its planner-less run's
+    logic-form figures, gains the planner-success figures marked ``planner_whole_file``
+    (the paper's Fast Downward, never the older sampled runs' 26.6); one still running
+    gains only its progress."""
+    from planproof.data.reference_figures import BEHAVIOR_MODULE, _planner_note, merge_whole_files
+
+    logic = {"figures": {"object_states_f1": 80.0}, "seconds": 1.0}
+    whole = {
+        "provenance": {},
+        "cells": {
+            BEHAVIOR_MODULE: {
+                "done": {
+                    "whole": True,
+                    "of": 2,
+                    "figures": {
+                        "object_states_f1": 80.0,
+                        "object_states_planner_success_rate": 50.0,
+                    },
+                    "batches": {"0": {"ids": ["a", "b"], "seconds": 3.0}},
+                    "logic-form": logic,
+                },
+                "running": {"of": 2, "batches": {"0": {"ids": ["a"]}}, "logic-form": logic},
+                "logic-only": {"of": 2, "batches": {}, "logic-form": logic},
+            }
+        },
+    }
+    doc = merge_whole_files({"modules": {}}, whole)
+    cells = doc["modules"][BEHAVIOR_MODULE]
+    done = cells["done"]
+    assert done["figures"] == {"object_states_f1": 80.0, "object_states_planner_success_rate": 50.0}
+    assert done["planner_whole_file"] == {"tasks": 2, "of": 2} and "whole_file" not in done
+    assert done["planner"] is False and done["planner_seconds"] == 3.0
+    assert cells["running"]["figures"] == {"object_states_f1": 80.0}
+    assert cells["running"]["whole_file_progress"] == {"tasks": 1, "of": 2}
+    assert cells["logic-only"]["whole_file_progress"] == {"tasks": 0, "of": 2}
+    note = _planner_note(BEHAVIOR_MODULE, cells, doc)
+    assert "with Fast Downward 23.06, the paper's, for 1 model(s) (done)" in note
+    assert "26.6" not in note and "empty for the other 2" in note

@@ -66,8 +66,14 @@ def merge_whole_files(doc: dict[str, Any], whole: dict[str, Any]) -> dict[str, A
             done = progress(cell)
             old = slot.get(model)
             logic = cell.get("logic-form", {}).get("figures")
+            if logic and not isinstance(old, dict):  # BEHAVIOR: its planner-less run
+                old = {
+                    "figures": dict(logic),
+                    "planner": False,
+                    "seconds": cell["logic-form"].get("seconds", 0.0),
+                }
             if cell.get("whole") and cell.get("figures"):
-                if module == "transition-modeling" and isinstance(old, dict):
+                if module in ("transition-modeling", BEHAVIOR_MODULE) and isinstance(old, dict):
                     new = {k: v for k, v in old.items() if k != "planner_sample"}
                     new["figures"] = {**old.get("figures", {}), **cell["figures"]}
                     new["planner_whole_file"] = done
@@ -78,13 +84,6 @@ def merge_whole_files(doc: dict[str, Any], whole: dict[str, Any]) -> dict[str, A
                 slot[model] = new
             elif isinstance(old, dict):
                 slot[model] = {**old, "whole_file_progress": done}
-            elif logic:
-                slot[model] = {
-                    "figures": dict(logic),
-                    "planner": False,
-                    "seconds": cell["logic-form"].get("seconds", 0.0),
-                    "whole_file_progress": done,
-                }
     return doc
 
 
