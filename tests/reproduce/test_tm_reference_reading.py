@@ -73,6 +73,14 @@ def test_every_stored_task_gets_the_references_planner_verdict(model: str) -> No
             counted = "planner_success" in rec
             if v.counted != counted or (counted and v.success != rec["planner_success"]):
                 differ.append(f"{ident}: reference {rec.get('planner_success')}, reading {v}")
+            # what the reference counts beside the verdict: the task's categories, a
+            # format error, its hallucinated operators
+            if sorted(v.categories) != sorted(rec["categories"]):
+                differ.append(f"{ident}: categories {rec['categories']}, reading {v.categories}")
+            if (not v.counted) != bool(rec.get("format_wrong")):
+                differ.append(f"{ident}: format_wrong {rec.get('format_wrong')}, reading {v}")
+            if v.counted and v.hallucinated != rec.get("hallucinated"):
+                differ.append(f"{ident}: hallucinated {rec.get('hallucinated')}, {v.hallucinated}")
     assert seen == sum(len(b["ids"]) for b in cell["batches"].values()) - sum(
         "skipped" in r for b in cell["batches"].values() for r in b["tasks"].values()
     )

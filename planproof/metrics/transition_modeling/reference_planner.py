@@ -53,6 +53,9 @@ class ReferencePlannerTask:
     """The operator names the reference extracted, in its order."""
     actions: Mapping[str, bool] = field(default_factory=dict)
     """Per predicted operator of the task (``per_operator``): its own test's verdict."""
+    hallucinated: int = 0
+    """Predicted operators the task's gold actions do not name: the reference counts
+    each one (``hallucination_num``) and gives it no single-variate test."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -64,6 +67,7 @@ class ReferencePlannerTask:
             "rules": list(self.rules),
             "predicted": list(self.predicted),
             "actions": dict(self.actions),
+            "hallucinated": self.hallucinated,
         }
 
 
@@ -105,8 +109,8 @@ def reference_planner_task(
         data.domain, gold, list(predicted.values()), problem, max_expansions=max_expansions
     )
     actions: dict[str, bool] = {}
+    used = set(data.task_actions.get(identifier, ()))
     if per_operator:
-        used = set(data.task_actions[identifier])
         for name, text in predicted.items():
             if name in used:
                 one = fd_planner_success(
@@ -123,6 +127,7 @@ def reference_planner_task(
         rules=tuple(sorted(verdict.rules)),
         predicted=tuple(predicted),
         actions=actions,
+        hallucinated=sum(name not in used for name in predicted),
     )
 
 

@@ -1,0 +1,93 @@
+"""The reference reading of VirtualHome transition modeling's planner success against the
+reference code's own per-task verdicts on whole files (``planproof/data/reference/
+whole_files.json``, virtualhome-eval 0.1.1 with Fast Downward 23.06), task by task: format
+error, categories, hallucinated operators, the holistic planner verdict and, with
+``--per-operator``, each single-variate test's verdict (the gold domain with one predicted
+operator swapped in: no figure reads it, and it costs the reading about one planning task
+per predicted operator, ~15 min of CPU per file).
+
+    python benchmarks/compare_tm_reading.py [--data PATH] [--models NAME ...] [--per-operator]
+
+Prints, per model, the tasks compared and every disagreement with both sides. ``--data``
+reads another copy of the data file (e.g. the one a background run is writing), read only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT = ROOT / "planproof" / "data" / "reference" / "whole_files.json"
+TM = "transition-modeling"
+
+
+def differences(rec: Mapping[str, Any], got: Any, per_operator: bool) -> list[str]:
+    """How the reading's task (a ``ReferencePlannerTask``) differs from the reference's
+    stored record (empty: equal)."""
+    out = []
+    if (not got.counted) != bool(rec.get("format_wrong")):
+        out.append(f"format error: reference {rec.get('format_wrong')}, reading {got.status}")
+    if sorted(got.categories) != sorted(rec.get("categories", ())):
+        out.append(f"categories: reference {rec.get('categories')}, reading {got.categories}")
+    if got.counted and got.hallucinated != rec.get("hallucinated"):
+        out.append(f"hallucinated: reference {rec.get('hallucinated')}, {got.hallucinated}")
+    if got.counted and got.success != rec.get("planner_success"):
+        out.append(f"planner: reference {rec.get('planner_success')}, reading {got.status}")
+    if per_operator and got.counted and dict(got.actions) != dict(rec.get("actions", {})):
+        out.append(f"single-variate: reference {rec.get('actions')}, reading {got.actions}")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    from planproof.data.published import published_files
+    from planproof.metrics.transition_modeling.reference_planner import reference_planner_task
+    from planproof.pddl.eai import load_eai_pddl
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", type=Path, default=DEFAULT)
+    ap.add_argument("--models", nargs="*", help="file stems (default: every stored model)")
+    ap.add_argument("--per-operator", action="store_true", help="also each single-variate test")
+    args = ap.parse_args(argv)
+    try:
+        doc = json.loads(args.data.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        print(f"{args.data}: no whole-file reference verdicts ({exc})", file=sys.stderr)
+        return 2
+    cells = doc.get("cells", {}).get(TM, {})
+    models = args.models or sorted(cells)
+    unknown = [m for m in models if m not in cells]
+    if unknown or not models:
+        print(f"no stored transition-modeling runs for {unknown or 'any model'}", file=sys.stderr)
+        return 2
+    files = {f.model: f for f in published_files(TM, "virtualhome")}
+    data = load_eai_pddl("virtualhome")
+    total = differ = operators = 0
+    for model in models:
+        rows = json.loads(files[model].path.read_text(encoding="utf-8"))
+        answers = {str(r["identifier"]): str(r["llm_output"]) for r in rows}
+        seen = 0
+        for batch in cells[model].get("batches", {}).values():
+            for ident, rec in batch.get("tasks", {}).items():
+                got = reference_planner_task(
+                    data, ident, answers[ident], per_operator=args.per_operator
+                )
+                seen += 1
+                operators += len(rec.get("actions", {})) if args.per_operator else 0
+                for line in differences(rec, got, args.per_operator):
+                    differ += 1
+                    print(f"  {model} {ident}: {line}")
+        total += seen
+        print(f"{model}: {seen} of {len(rows)} tasks", flush=True)
+    extra = f", {operators} single-variate verdicts" if args.per_operator else ""
+    print(f"all: {total} tasks{extra}, {differ} differences")
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    raise SystemExit(main())
