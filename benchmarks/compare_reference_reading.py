@@ -13,14 +13,11 @@ The reference's error names are its own (``affordance_error``, ``wrong_temporal_
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT = ROOT / "planproof" / "data" / "reference" / "whole_files.json"
 ERRORS = {
     "hallucination error": "hallucination",
     "parsing error": "parsing",
@@ -54,17 +51,15 @@ def verdict(stored: dict[str, Any]) -> tuple[bool, bool, bool, str | None]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from stored_runs import parser, stored_cells
+
     from planproof.runs.published_sweep import evaluate_cell, published_cells
 
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--data", type=Path, default=DEFAULT)
-    ap.add_argument("--models", nargs="*", help="file stems (default: every stored model)")
-    args = ap.parse_args(argv)
-    if not args.data.is_file():
-        print(f"{args.data}: no whole-file reference verdicts stored", file=sys.stderr)
+    args = parser(__doc__).parse_args(argv)
+    stored = stored_cells(args, "action-sequencing")
+    if stored is None:
         return 2
-    doc = json.loads(args.data.read_text(encoding="utf-8"))
-    models = args.models or sorted(doc.get("cells", {}).get("action-sequencing", {}))
+    doc, _, models = stored
     total = differ = 0
     for model in models:
         stored = stored_tasks(doc, model)

@@ -13,17 +13,17 @@ copy of the data file (e.g. the one a background run is writing), read only.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT = ROOT / "planproof" / "data" / "reference" / "whole_files.json"
 SD = "subgoal-decomposition"
 
 
 def main(argv: list[str] | None = None) -> int:
+    from stored_runs import parser, stored_cells
+
     from planproof.data.published import published_files
     from planproof.runs.modules import load_tasks
     from planproof.runs.subgoal_reference_check import (
@@ -32,17 +32,11 @@ def main(argv: list[str] | None = None) -> int:
         whole_file_figures,
     )
 
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", type=Path, default=DEFAULT)
-    ap.add_argument("--models", nargs="*", help="file stems (default: every stored model)")
-    args = ap.parse_args(argv)
-    try:
-        doc = json.loads(args.data.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        print(f"{args.data}: no whole-file reference verdicts ({exc})", file=sys.stderr)
+    args = parser(__doc__.split("\n\n")[0]).parse_args(argv)
+    stored = stored_cells(args, SD)
+    if stored is None:
         return 2
-    cells = doc.get("cells", {}).get(SD, {})
-    models = args.models or sorted(cells)
+    doc, cells, models = stored
     files = {f.model: f for f in published_files(SD, "virtualhome")}
     tasks = {t.identifier: t for t in load_tasks("virtualhome")}
     total = differ = 0

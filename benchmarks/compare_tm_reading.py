@@ -14,7 +14,6 @@ reads another copy of the data file (e.g. the one a background run is writing), 
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections.abc import Mapping
@@ -22,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT = ROOT / "planproof" / "data" / "reference" / "whole_files.json"
 TM = "transition-modeling"
 
 
@@ -44,26 +42,19 @@ def differences(rec: Mapping[str, Any], got: Any, per_operator: bool) -> list[st
 
 
 def main(argv: list[str] | None = None) -> int:
+    from stored_runs import parser, stored_cells
+
     from planproof.data.published import published_files
     from planproof.metrics.transition_modeling.reference_planner import reference_planner_task
     from planproof.pddl.eai import load_eai_pddl
 
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", type=Path, default=DEFAULT)
-    ap.add_argument("--models", nargs="*", help="file stems (default: every stored model)")
+    ap = parser(__doc__.split("\n\n")[0])
     ap.add_argument("--per-operator", action="store_true", help="also each single-variate test")
     args = ap.parse_args(argv)
-    try:
-        doc = json.loads(args.data.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        print(f"{args.data}: no whole-file reference verdicts ({exc})", file=sys.stderr)
+    stored = stored_cells(args, TM)
+    if stored is None:
         return 2
-    cells = doc.get("cells", {}).get(TM, {})
-    models = args.models or sorted(cells)
-    unknown = [m for m in models if m not in cells]
-    if unknown or not models:
-        print(f"no stored transition-modeling runs for {unknown or 'any model'}", file=sys.stderr)
-        return 2
+    _, cells, models = stored
     files = {f.model: f for f in published_files(TM, "virtualhome")}
     data = load_eai_pddl("virtualhome")
     total = differ = operators = 0
