@@ -130,7 +130,7 @@ def _run(cmd: Sequence[str], env: dict[str, str]) -> str:
             capture_output=True,
             text=True,
             timeout=10 * CPU_SECONDS,
-            preexec_fn=limit,  # noqa: PLW1509
+            preexec_fn=limit,
             check=False,
         )
     except subprocess.TimeoutExpired as exc:

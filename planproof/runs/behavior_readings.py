@@ -57,9 +57,11 @@ def planner_moves(
 ) -> list[PlannerMove]:
     """The tasks planproof planned on which FD 23.06 stops on a negative goal. Only tasks
     planned and whose goal has a negated literal are tested (one translator pass each, up
-    to the choice of variables, no search); an answer with no usable model has no plan."""
+    to the choice of variables, no search); an answer with no usable model has no plan. A
+    task the translator cannot read that far keeps planproof's verdict (never raised on the
+    published files)."""
     from planproof.metrics.transition_modeling.evaluate import exported_task
-    from planproof.pddl.fd_negative_goal import negative_goal_unsupported
+    from planproof.pddl.fd_negative_goal import GoalEncodingError, negative_goal_unsupported
 
     by_id = {str(r.get("identifier")): r for r in rows}
     out: list[PlannerMove] = []
@@ -68,7 +70,10 @@ def planner_moves(
         if not t.planner_found or row is None or not _negated_goal(data, t.identifier):
             continue
         texts = exported_task(data, t.identifier, str(row.get("llm_output", "")))
-        atom = negative_goal_unsupported(*texts) if texts else None
+        try:
+            atom = negative_goal_unsupported(*texts) if texts else None
+        except GoalEncodingError:
+            continue  # no translator: the task keeps planproof's verdict
         if atom is not None:
             out.append(PlannerMove(t.identifier, NEGATIVE_GOAL, atom))
     return out
