@@ -18,7 +18,7 @@ from planproof.data.published import published_files
 from planproof.data.reference_figures import BEHAVIOR_MODULE, whole_files
 from planproof.metrics.transition_modeling.evaluate import TaskResult, evaluate_responses
 from planproof.pddl.eai import load_eai_pddl
-from planproof.runs.behavior_readings import NEGATIVE_GOAL, planner_moves
+from planproof.runs.behavior_readings import NEGATIVE_GOAL, both_readings
 from planproof.runs.published_sweep import (
     TM_BEHAVIOR_CPU_BUDGET,
     TM_BEHAVIOR_ENGINE,
@@ -65,9 +65,27 @@ def _reading(model: str) -> tuple[dict[str, TaskResult], frozenset[str]]:
         cpu_budget=TM_BEHAVIOR_CPU_BUDGET,
         plan_cache=False,
     )
-    moves = planner_moves(data, rows, report.tasks)
-    assert all(m.cls == NEGATIVE_GOAL and m.atom for m in moves)
-    return {t.identifier: t for t in report.tasks}, frozenset(m.identifier for m in moves)
+    summary = report.summary()
+    verdicts = [{"identifier": t.identifier} for t in report.tasks]
+    both_readings(data, rows, summary, report.tasks, verdicts)
+    moved = frozenset(v["identifier"] for v in verdicts if "reference" in v)
+    _check_planner_corrections(summary, report.tasks, moved)
+    return {t.identifier: t for t in report.tasks}, moved
+
+
+def _check_planner_corrections(
+    summary: dict[str, Any], tasks: tuple[TaskResult, ...], moved: frozenset[str]
+) -> None:
+    """The planner corrections table moves exactly the tasks marked in the verdicts, all
+    planned by planproof, one class; the reference reading's rates count them as failures."""
+    table = summary["planner_corrections"]
+    assert set(table["classes"]) <= {NEGATIVE_GOAL} and table["unexplained"] == 0
+    assert table["total"]["success"] == table["total"]["tasks"] == len(moved)
+    assert all(t.planner_found for t in tasks if t.identifier in moved)
+    for cat, rate in summary["reference_reading"]["planner_by_category"].items():
+        ts = [t for t in tasks if cat in t.categories]
+        found = sum(t.planner_found and t.identifier not in moved for t in ts)
+        assert rate["planner_found"] == pytest.approx(found / len(ts))
 
 
 @pytest.mark.parametrize("model", PLANNED)
