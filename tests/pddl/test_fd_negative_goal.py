@@ -6,7 +6,6 @@ reference's venv, when it is built)."""
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -91,21 +90,14 @@ def test_no_rule_for_a_positive_goal_on_the_variable_or_a_binary_one() -> None:
 
 
 def _translator_2306() -> Path | None:
-    root = Path(__file__).resolve().parents[2] / "benchmarks"
-    sys.path.insert(0, str(root))
-    try:
-        from reference_env import PUBLISHED_TM_FD2306, venv_dir
-    except ImportError:
+    """23.06's ``translate.py`` beside the reference venv's driver, when it is built."""
+    from tests.test_fd_reading import _fd2306
+
+    script = _fd2306()
+    if script is None:
         return None
-    finally:
-        sys.path.remove(str(root))
-    found = sorted(
-        venv_dir(PUBLISHED_TM_FD2306).glob(
-            "lib/python*/site-packages/up_fast_downward/downward/builds/release/bin/"
-            "translate/translate.py"
-        )
-    )
-    return found[0] if found else None
+    found = script.parent / "builds" / "release" / "bin" / "translate" / "translate.py"
+    return found if found.exists() else None
 
 
 @needs_fd
