@@ -318,7 +318,6 @@ def corrections(
     """Module → the corrections table's rows (a model each), from the cells scored in both
     readings."""
     from planproof.data.published import MODELS
-    from planproof.report.leaderboard import CorrectionRow
 
     out: dict[str, list[Any]] = {}
     for r in results:
@@ -329,24 +328,38 @@ def corrections(
         fig = str(table.get("figure") or HEADLINE.get(module, "task_success"))
         if cell.get("dataset") == "behavior":
             module = f"{module}-behavior"  # its section (leaderboard.TM_BEHAVIOR)
-        deltas = tuple(table.get("deltas", ("tp", "fp", "fn")))
-        out.setdefault(module, []).append(
-            CorrectionRow(
-                model=cell["model"],
-                label=MODELS.get(cell["model"], cell["model"]),
-                figure=fig,
-                reading=r.get("reference_reading_figures", {}).get(fig),
-                planproof=r["figures"].get(fig),
-                classes=table.get("classes", {}),
-                total=table.get("total", {}),
-                unexplained=int(table.get("unexplained", 0)),
-                deltas=deltas,
-            )
-        )
+            planner = r["summary"].get("planner_corrections")
+            if isinstance(planner, dict):  # planner success: a second table, same section
+                out.setdefault(f"{module}{PLANNER_TABLE}", []).append(
+                    _correction_row(r, planner, HEADLINE["transition-modeling"])
+                )
+        out.setdefault(module, []).append(_correction_row(r, table, fig))
     order = list(MODELS)
     for rows in out.values():
         rows.sort(key=lambda c: order.index(c.model) if c.model in order else len(order))
     return out
+
+
+PLANNER_TABLE = "/planner success"
+"""Suffix of a section's second corrections table (BEHAVIOR's planner success)."""
+
+
+def _correction_row(r: Mapping[str, Any], table: Mapping[str, Any], fig: str) -> Any:
+    from planproof.data.published import MODELS
+    from planproof.report.leaderboard import CorrectionRow
+
+    cell = r["cell"]
+    return CorrectionRow(
+        model=cell["model"],
+        label=MODELS.get(cell["model"], cell["model"]),
+        figure=fig,
+        reading=r.get("reference_reading_figures", {}).get(fig),
+        planproof=r["figures"].get(fig),
+        classes=table.get("classes", {}),
+        total=table.get("total", {}),
+        unexplained=int(table.get("unexplained", 0)),
+        deltas=tuple(table.get("deltas", ("tp", "fp", "fn"))),
+    )
 
 
 def _seconds_key(cell: Mapping[str, Any]) -> str:
@@ -693,7 +706,7 @@ def _print(
                 table.caption = "; ".join(captions)
             console.print(table)
         for module, crows in (fixes or {}).items():
-            if module != section or not crows:
+            if module.removesuffix(PLANNER_TABLE) != section or not crows:
                 continue
             classes = list(dict.fromkeys(c for r in crows for c in r.classes))
             table = Table(

@@ -437,8 +437,9 @@ def render_html(
         parts.append(f"<h2>{escape(TITLES[module])}</h2>")
         for group in GROUPS[module]:
             parts.append(str(_table(rows, group)))
-        if corrections.get(module):
-            parts.append(str(corrections_html(corrections[module])))
+        for key in (module, f"{module}/planner success"):  # BEHAVIOR has a second table
+            if corrections.get(key):
+                parts.append(str(corrections_html(corrections[key])))
         parts.append(str(_chart(module, rows, GROUPS[module][0][0])))
         if module in ("action-sequencing", "subgoal-decomposition"):
             kinds = ", ".join(e.replace("_", " ") for e in ERRORS)

@@ -2,12 +2,13 @@
 the reference's (the logic form counted as virtualhome-eval 0.1.1 counts it,
 :mod:`planproof.pddl.reference_logic_form`), with the corrections table between them.
 
-The reference code never gave a BEHAVIOR planner success (its summary raises on every
-BEHAVIOR file, and its planner runs are not stored), so the reference reading's planner
-success is planproof's own verdicts, task by task (docs/reproduce.md, "BEHAVIOR transition
-modeling"): only the logic form differs between the readings, and the corrections table
-explains that difference task by task, per class of docs/reference-differences.md
-("BEHAVIOR").
+The reference code's summary raises on every BEHAVIOR file, so the reference reading's
+planner success is planproof's own verdicts, task by task (docs/reproduce.md, "BEHAVIOR
+transition modeling"), but for one rule of the reference's planner: a task planproof
+planned whose negated goal atom Fast Downward 23.06's translator encodes in a variable of
+more than two values is a failure (:data:`NEGATIVE_GOAL`, 23.06 stops on it;
+:mod:`planproof.pddl.fd_negative_goal`). The corrections tables explain both differences
+task by task, per class of docs/reference-differences.md ("BEHAVIOR").
 """
 
 from __future__ import annotations
@@ -34,6 +35,72 @@ PREDICATE_NAMES = "predicate-names-not-clauses"
 part (one-member conjunctions, atoms as literal text, a member failing as a whole, matches
 by position), planproof counts clauses matched up to renaming."""
 CLASSES = (MISSING_OPERATOR, UNREADABLE, PREDICATE_NAMES)
+NEGATIVE_GOAL = "negative-goal-unsupported"
+"""Planner success: planproof plans the task, Fast Downward 23.06's translator stops on a
+negated goal atom of a many-valued variable ("Negative goal not supported")."""
+PLANNER_DELTAS = ("success",)
+
+
+@dataclass(frozen=True)
+class PlannerMove:
+    """A task planproof planned that the reference reading counts as a planner failure
+    (``success``: planproof minus the reference reading, always 1)."""
+
+    identifier: str
+    cls: str
+    atom: str
+    success: int = 1
+
+
+def planner_moves(
+    data: EaiPddl, rows: Sequence[Mapping[str, Any]], tasks: Sequence[Any]
+) -> list[PlannerMove]:
+    """The tasks planproof planned on which FD 23.06 stops on a negative goal. Only tasks
+    planned and whose goal has a negated literal are tested (one translator pass each, up
+    to the choice of variables, no search); an answer with no usable model has no plan. A
+    task the translator cannot read that far keeps planproof's verdict (never raised on the
+    published files)."""
+    from planproof.metrics.transition_modeling.evaluate import exported_task
+    from planproof.pddl.fd_negative_goal import GoalEncodingError, negative_goal_unsupported
+
+    by_id = {str(r.get("identifier")): r for r in rows}
+    out: list[PlannerMove] = []
+    for t in tasks:
+        row = by_id.get(t.identifier)
+        if not t.planner_found or row is None or not _negated_goal(data, t.identifier):
+            continue
+        texts = exported_task(data, t.identifier, str(row.get("llm_output", "")))
+        try:
+            atom = negative_goal_unsupported(*texts) if texts else None
+        except GoalEncodingError:
+            continue  # no translator: the task keeps planproof's verdict
+        if atom is not None:
+            out.append(PlannerMove(t.identifier, NEGATIVE_GOAL, atom))
+    return out
+
+
+def _negated_goal(data: EaiPddl, identifier: str) -> bool:
+    from planproof.ltl.ast import Not, walk
+
+    return any(isinstance(f, Not) for f in walk(data.problem(identifier).goal))
+
+
+def _planner_rates(tasks: Sequence[Any], failed: set[str]) -> dict[str, dict[str, float | int]]:
+    """Planner success per category as planproof's summary gives it, with the ``failed``
+    tasks counted as no plan (``plan_valid_under_gold`` likewise)."""
+    from planproof.pddl.eai import CATEGORIES
+
+    out: dict[str, dict[str, float | int]] = {}
+    for cat in CATEGORIES:
+        ts = [t for t in tasks if cat in t.categories]
+        if ts:
+            found = [t for t in ts if t.planner_found and t.identifier not in failed]
+            out[cat] = {
+                "tasks": len(ts),
+                "planner_found": len(found) / len(ts),
+                "plan_valid_under_gold": sum(t.plan_valid_under_gold for t in found) / len(ts),
+            }
+    return out
 
 
 @dataclass(frozen=True)
@@ -123,26 +190,46 @@ def corrections(
 
 
 def reference_reading(
-    data: EaiPddl, rows: Sequence[Mapping[str, Any]], summary: Mapping[str, Any]
+    data: EaiPddl,
+    rows: Sequence[Mapping[str, Any]],
+    tasks: Sequence[Any],
+    moves: Sequence[PlannerMove] = (),
 ) -> dict[str, Any]:
     """The reference reading's summary, in the shape of planproof's (``by_category`` as
-    fractions, ``planner_by_category``: planproof's verdicts, see the module docstring)."""
+    fractions, ``planner_by_category``: planproof's verdicts but ``moves``, see the module
+    docstring)."""
     from planproof.pddl.reference_logic_form import reference_logic_form_counts
 
     return {
         "by_category": _fractions(reference_logic_form_counts(data, rows)),
-        "planner_by_category": summary.get("planner_by_category", {}),
+        "planner_by_category": _planner_rates(tasks, {m.identifier for m in moves}),
     }
 
 
 def both_readings(
-    data: EaiPddl, rows: Sequence[Mapping[str, Any]], summary: dict[str, Any], tasks: Sequence[Any]
+    data: EaiPddl,
+    rows: Sequence[Mapping[str, Any]],
+    summary: dict[str, Any],
+    tasks: Sequence[Any],
+    verdicts: Sequence[dict[str, Any]] = (),
 ) -> None:
-    """Add the reference reading (``reference_reading``) and the corrections table
-    (``corrections``, for :data:`HEADLINE`) to planproof's BEHAVIOR ``summary``."""
+    """Add the reference reading (``reference_reading``), the corrections table
+    (``corrections``, for :data:`HEADLINE`) and the planner-success corrections
+    (``planner_corrections``, in tasks) to planproof's BEHAVIOR ``summary``; each of
+    ``verdicts`` (the tasks' rows, in ``tasks``' order) whose planner verdict the
+    reference reading moves gets its ``reference`` verdict."""
     from planproof.runs.goal_readings import corrections_table
 
-    summary["reference_reading"] = reference_reading(data, rows, summary)
+    moves = planner_moves(data, rows, tasks)
+    summary["reference_reading"] = reference_reading(data, rows, tasks, moves)
+    planner = corrections_table(moves, PLANNER_DELTAS)
+    planner["deltas"] = list(PLANNER_DELTAS)
+    summary["planner_corrections"] = planner
+    moved = {m.identifier: m for m in moves}
+    for row in verdicts:
+        m = moved.get(str(row.get("identifier")))
+        if m is not None:
+            row["reference"] = {"success": False, "status": m.cls, "atom": m.atom}
     table = corrections_table(corrections(data, rows, tasks))
     table["classes"] = {c: table["classes"][c] for c in CLASSES if c in table["classes"]}
     summary["corrections"] = {**table, "figure": HEADLINE, "deltas": ["tp", "fp", "fn"]}

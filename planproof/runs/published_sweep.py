@@ -334,7 +334,7 @@ def _transition_modeling(cell: Cell) -> tuple[dict[str, Any], list[dict[str, Any
         summary = report.summary()
         summary.update(unreadable)
         summary["reference_counting"] = counting
-        both_readings(data, rows, summary, report.tasks)
+        both_readings(data, rows, summary, report.tasks, tasks)
         return summary, tasks
     return _tm_summary(
         cell, report, refs, unreadable=unreadable, counting=counting, answers=_answers(rows)

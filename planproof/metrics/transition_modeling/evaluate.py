@@ -347,6 +347,25 @@ def _model(
         return None, str(exc)
 
 
+def exported_task(data: EaiPddl, identifier: str, answer: str) -> tuple[str, str] | None:
+    """The domain and problem text Fast Downward is given for ``answer`` in planproof's
+    reading (as :func:`_plan` exports them); None when the answer gives no usable model."""
+    from planproof.pddl.planners import export_for_planner
+
+    gold_names = data.task_actions[identifier]
+    params = {n.lower(): data.gold_operators[n].parameters for n in gold_names}
+    try:
+        predicted = read_operators(answer, parameters=params)
+    except PDDLSyntaxError:
+        return None
+    model, _why = _model(data.domain, predicted, {n.lower(): n for n in gold_names})
+    if model is None:
+        return None
+    problem = declare_missing_objects(data.domain, data.problem(identifier))
+    domain_text, problem_text, _names = export_for_planner(model, problem)
+    return domain_text, problem_text
+
+
 def _plan(
     data: EaiPddl,
     *,
