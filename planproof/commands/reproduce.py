@@ -329,7 +329,8 @@ def corrections(
         if cell.get("dataset") == "behavior":
             module = f"{module}-behavior"  # its section (leaderboard.TM_BEHAVIOR)
             planner = r["summary"].get("planner_corrections")
-            if isinstance(planner, dict):  # planner success: a second table, same section
+            planned = r["figures"].get(HEADLINE["transition-modeling"]) is not None
+            if isinstance(planner, dict) and planned:  # a second table, same section
                 out.setdefault(f"{module}{PLANNER_TABLE}", []).append(
                     _correction_row(r, planner, HEADLINE["transition-modeling"])
                 )

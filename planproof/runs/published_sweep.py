@@ -553,13 +553,22 @@ def _cell_result(
     out = {
         "cell": asdict(cell),
         "summary": summary,
-        "figures": figures(cell.module, summary),
+        "figures": _figures(cell, summary),
         "tasks": tasks,
         "seconds": round(seconds, 3),
     }
     reading = summary.get("reference_reading")
     if isinstance(reading, Mapping):  # scored in the reference's reading too
-        out["reference_reading_figures"] = figures(cell.module, reading)
+        out["reference_reading_figures"] = _figures(cell, reading)
+    return out
+
+
+def _figures(cell: Cell, summary: Mapping[str, Any]) -> dict[str, float]:
+    """The cell's paper-named figures; a planner that was not run (``--no-planner``) has
+    no planner-success figure, rather than 0.0 (no task planned)."""
+    out = figures(cell.module, summary)
+    if not cell.planner:
+        out = {k: v for k, v in out.items() if not k.endswith("_planner_success")}
     return out
 
 

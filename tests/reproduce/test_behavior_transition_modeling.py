@@ -132,9 +132,12 @@ def test_reproduce_shows_behavior_beside_the_papers_columns(
     assert counted["paper"]["non_spatial_relations_f1"] == 73.0
     for fig in GROUPS[TM_BEHAVIOR][0]:
         assert fig in own["planproof"] and fig in counted["planproof"]
+        assert fig.replace("_f1", "_planner_success") not in own["planproof"]  # not run
         # the reference reading beside planproof's: the logic form counted as the reference
         assert own["reference_reading"][fig] == pytest.approx(counted["planproof"][fig], abs=1e-4)
     (fix,) = doc["corrections"][TM_BEHAVIOR]
+    # without the planner, no planner-success corrections table (it would be empty)
+    assert not any(k.startswith(f"{TM_BEHAVIOR}/") for k in doc["corrections"])
     assert fix["reference_reading"] == own["reference_reading"]["object_states_f1"]
     assert fix["planproof"] == own["planproof"]["object_states_f1"]
     assert fix["unexplained"] == 0

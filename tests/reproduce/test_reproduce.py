@@ -211,6 +211,9 @@ def test_transition_modeling_counted_as_the_reference_equals_its_column(
         assert abs(counted["paper"][fig] - counted["reference"][fig]) <= 0.1
     (own,) = doc["sections"]["transition-modeling"]
     assert own["planproof"]["object_orientation_f1"] > own["reference"]["object_orientation_f1"]
+    # the planner was not run: no planner-success figure of planproof's (not 0.0)
+    assert not [k for k in own["planproof"] if k.endswith("_planner_success")]
+    assert round(own["reference"]["object_states_planner_success"], 1) == 71.9  # the paper's
 
 
 @pytest.mark.data
