@@ -29,7 +29,7 @@ from planproof.pddl.eai import CATEGORIES, EaiPddl
 from planproof.pddl.errors import PDDLSyntaxError
 from planproof.pddl.logic_form import match_clauses, parameter_rename, predicates_of, prf
 from planproof.pddl.planners import plan
-from planproof.pddl.reader import declare_missing_objects
+from planproof.pddl.reader import Problem, declare_missing_objects
 from planproof.pddl.schema import Domain, Operator
 from planproof.pddl.tolerant import ParsedOperator, read_operators
 
@@ -237,14 +237,13 @@ def evaluate_task(
     cats = data.task_categories.get(identifier, ())
     gold_names = data.task_actions[identifier]
     gold_ops = data.domain.operators
-    params = {n.lower(): data.gold_operators[n].parameters for n in gold_names}
     try:
-        predicted = read_operators(answer, parameters=params)
+        predicted = _read_answer(data, identifier, answer)
     except PDDLSyntaxError as exc:
         return TaskResult(identifier, cats, format_error=str(exc), missing=tuple(gold_names))
     scores: list[OperatorScore] = []
     tallies = {"precondition": _Tally(), "effect": _Tally()}
-    names = {n.lower(): n for n in gold_names}
+    names = _task_names(data, identifier)
     hallucinated = tuple(p.name for k, p in predicted.items() if k not in names)
     missing = tuple(n for n in gold_names if n.lower() not in predicted)
     for key, name in names.items():
@@ -352,18 +351,33 @@ def exported_task(data: EaiPddl, identifier: str, answer: str) -> tuple[str, str
     reading (as :func:`_plan` exports them); None when the answer gives no usable model."""
     from planproof.pddl.planners import export_for_planner
 
-    gold_names = data.task_actions[identifier]
-    params = {n.lower(): data.gold_operators[n].parameters for n in gold_names}
     try:
-        predicted = read_operators(answer, parameters=params)
+        predicted = _read_answer(data, identifier, answer)
     except PDDLSyntaxError:
         return None
-    model, _why = _model(data.domain, predicted, {n.lower(): n for n in gold_names})
+    model, _why = _model(data.domain, predicted, _task_names(data, identifier))
     if model is None:
         return None
-    problem = declare_missing_objects(data.domain, data.problem(identifier))
-    domain_text, problem_text, _names = export_for_planner(model, problem)
+    domain_text, problem_text, _names = export_for_planner(model, _problem(data, identifier))
     return domain_text, problem_text
+
+
+def _read_answer(data: EaiPddl, identifier: str, answer: str) -> dict[str, ParsedOperator]:
+    """The answer's operators, read with the task's gold parameters (raises
+    :class:`PDDLSyntaxError`)."""
+    gold_names = data.task_actions[identifier]
+    params = {n.lower(): data.gold_operators[n].parameters for n in gold_names}
+    return read_operators(answer, parameters=params)
+
+
+def _task_names(data: EaiPddl, identifier: str) -> dict[str, str]:
+    """The task's gold operator names by their lower-case key (how answers are matched)."""
+    return {n.lower(): n for n in data.task_actions[identifier]}
+
+
+def _problem(data: EaiPddl, identifier: str) -> Problem:
+    """The task's problem as it is planned: every object the domain names declared."""
+    return declare_missing_objects(data.domain, data.problem(identifier))
 
 
 def _plan(
@@ -384,7 +398,7 @@ def _plan(
     model, why = _model(data.domain, predicted, names)
     if model is None:
         return dataclasses.replace(result, planner_status="unusable-model", planner_reason=why)
-    problem = declare_missing_objects(data.domain, data.problem(result.identifier))
+    problem = _problem(data, result.identifier)
     limits: dict[str, Any] = {
         "engine": engine,
         "timeout": timeout,
