@@ -85,24 +85,6 @@ def _negated_goal(data: EaiPddl, identifier: str) -> bool:
     return any(isinstance(f, Not) for f in walk(data.problem(identifier).goal))
 
 
-def _planner_rates(tasks: Sequence[Any], failed: set[str]) -> dict[str, dict[str, float | int]]:
-    """Planner success per category as planproof's summary gives it, with the ``failed``
-    tasks counted as no plan (``plan_valid_under_gold`` likewise)."""
-    from planproof.pddl.eai import CATEGORIES
-
-    out: dict[str, dict[str, float | int]] = {}
-    for cat in CATEGORIES:
-        ts = [t for t in tasks if cat in t.categories]
-        if ts:
-            found = [t for t in ts if t.planner_found and t.identifier not in failed]
-            out[cat] = {
-                "tasks": len(ts),
-                "planner_found": len(found) / len(ts),
-                "plan_valid_under_gold": sum(t.plan_valid_under_gold for t in found) / len(ts),
-            }
-    return out
-
-
 @dataclass(frozen=True)
 class Correction:
     """One task's move of the headline category's counts (planproof's reading minus the
@@ -198,11 +180,12 @@ def reference_reading(
     """The reference reading's summary, in the shape of planproof's (``by_category`` as
     fractions, ``planner_by_category``: planproof's verdicts but ``moves``, see the module
     docstring)."""
+    from planproof.metrics.transition_modeling.evaluate import planner_rates
     from planproof.pddl.reference_logic_form import reference_logic_form_counts
 
     return {
         "by_category": _fractions(reference_logic_form_counts(data, rows)),
-        "planner_by_category": _planner_rates(tasks, {m.identifier for m in moves}),
+        "planner_by_category": planner_rates(tasks, frozenset(m.identifier for m in moves)),
     }
 
 

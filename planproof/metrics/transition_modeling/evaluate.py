@@ -119,6 +119,25 @@ def _prf_dict(c: Counts) -> dict[str, float | int]:
     return {"tp": c[0], "fp": c[1], "fn": c[2], "precision": p, "recall": r, "f1": f}
 
 
+def planner_rates(
+    tasks: Sequence[TaskResult], failed: frozenset[str] = frozenset()
+) -> dict[str, dict[str, float | int]]:
+    """Planner success per category (``planner_found``, ``plan_valid_under_gold``: fractions
+    of the category's tasks), with the ``failed`` tasks counted as no plan (a reading that
+    fails tasks planproof planned: :mod:`planproof.runs.behavior_readings`)."""
+    out: dict[str, dict[str, float | int]] = {}
+    for cat in CATEGORIES:
+        ts = [t for t in tasks if cat in t.categories]
+        if ts:
+            found = [t for t in ts if t.planner_found and t.identifier not in failed]
+            out[cat] = {
+                "tasks": len(ts),
+                "planner_found": len(found) / len(ts),
+                "plan_valid_under_gold": sum(t.plan_valid_under_gold for t in found) / len(ts),
+            }
+    return out
+
+
 @dataclass(frozen=True)
 class Report:
     dataset: str
@@ -150,15 +169,7 @@ class Report:
         n = len(self.tasks)
         found = sum(t.planner_found for t in self.tasks)
         valid = sum(t.plan_valid_under_gold for t in self.tasks)
-        by_cat_sr: dict[str, dict[str, float | int]] = {}
-        for cat in CATEGORIES:
-            ts = [t for t in self.tasks if cat in t.categories]
-            if ts:
-                by_cat_sr[cat] = {
-                    "tasks": len(ts),
-                    "planner_found": sum(t.planner_found for t in ts) / len(ts),
-                    "plan_valid_under_gold": sum(t.plan_valid_under_gold for t in ts) / len(ts),
-                }
+        by_cat_sr = planner_rates(self.tasks)
         issues = Counter(i.kind for t in self.tasks for i in t.issues)
         verdicts = Counter(v.verdict.value for t in self.tasks for v in t.verdicts)
         return {
