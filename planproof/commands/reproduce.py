@@ -318,6 +318,7 @@ def corrections(
     """Module → the corrections table's rows (a model each), from the cells scored in both
     readings."""
     from planproof.data.published import MODELS
+    from planproof.report.leaderboard import PLANNER_TABLE
 
     out: dict[str, list[Any]] = {}
     for r in results:
@@ -339,10 +340,6 @@ def corrections(
     for rows in out.values():
         rows.sort(key=lambda c: order.index(c.model) if c.model in order else len(order))
     return out
-
-
-PLANNER_TABLE = "/planner success"
-"""Suffix of a section's second corrections table (BEHAVIOR's planner success)."""
 
 
 def _correction_row(r: Mapping[str, Any], table: Mapping[str, Any], fig: str) -> Any:
@@ -668,6 +665,7 @@ def _print(
 
     from planproof.commands.console import stdout_console
     from planproof.report.leaderboard import (
+        PLANNER_TABLE,
         SAMPLE_LEGEND,
         TITLES,
         cell_text,

@@ -87,6 +87,10 @@ tail: goal interpretation's per-kind F1). Every other group is shown by default,
 error taxonomy and planner success are never hidden (issue 29)."""
 
 
+PLANNER_TABLE = "/planner success"
+"""Suffix of a section's second corrections table (BEHAVIOR's planner success)."""
+
+
 def shown_groups(section: str, every: bool = False) -> tuple[tuple[str, ...], ...]:
     """The figure groups of ``section`` printed by default, or all of them (``every``)."""
     groups = GROUPS.get(section, ())
@@ -437,7 +441,7 @@ def render_html(
         parts.append(f"<h2>{escape(TITLES[module])}</h2>")
         for group in GROUPS[module]:
             parts.append(str(_table(rows, group)))
-        for key in (module, f"{module}/planner success"):  # BEHAVIOR has a second table
+        for key in (module, f"{module}{PLANNER_TABLE}"):  # BEHAVIOR has a second table
             if corrections.get(key):
                 parts.append(str(corrections_html(corrections[key])))
         parts.append(str(_chart(module, rows, GROUPS[module][0][0])))
