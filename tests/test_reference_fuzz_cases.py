@@ -52,8 +52,10 @@ def _tm_cases() -> list[dict[str, Any]]:
 def test_tm_reading_gives_the_references_planner_verdict_on_mutated_answers(chunk: int) -> None:
     from planproof.metrics.transition_modeling.reference_planner import (
         MAX_EXPANSIONS,
+        PlannerBudget,
         reference_planner_task,
     )
+    from planproof.pddl.fd_reading import FD_CPU_BUDGET
 
     cases = _tm_cases()[chunk::4]
     assert cases
@@ -62,7 +64,10 @@ def test_tm_reading_gives_the_references_planner_verdict_on_mutated_answers(chun
         ref = case["reference"]
         expansions = BUDGET_EXPANSIONS if case.get("class") == BUDGET else MAX_EXPANSIONS
         v = reference_planner_task(
-            _eai(), case["identifier"], case["llm_output"], max_expansions=expansions
+            _eai(),
+            case["identifier"],
+            case["llm_output"],
+            budget=PlannerBudget(expansions, FD_CPU_BUDGET),
         )
         if (v.counted, v.success) != (ref["counted"], ref["success"]):
             differ.append(f"{case['key']} {case['mutations']}: reference {ref}, reading {v}")

@@ -552,18 +552,45 @@ def _fast_downward_verdict(model: FdModel, builtin: str, cpu_budget: float) -> F
     from planproof.pddl.validate import compile_task, validate
 
     assert model.domain is not None
-    res, _ = cached_plan(
-        *fd_task(model.domain, model.problem), engine="fast-downward", cpu_budget=cpu_budget
-    )
+    task = fd_task(model.domain, model.problem)
+    res, _ = cached_plan(*task, engine="fast-downward", cpu_budget=cpu_budget)
     after = f"{builtin}; Fast Downward (lama-first, {cpu_budget:g} CPU s)"
     if res.status == PlanStatus.SOLVED:
         check = validate(compile_task(model.domain, model.problem), res.plan)
         if check.valid:
-            return FdVerdict(True, "solved", f"{after}: a plan", model.rules)
+            return _negative_goal(FdVerdict(True, "solved", f"{after}: a plan", model.rules), *task)
         return FdVerdict(False, "budget", f"{after}: its plan fails in the model", model.rules)
     if res.status == PlanStatus.UNSOLVABLE:
         return FdVerdict(False, "unsolvable", f"{after}: {res.reason}", model.rules)
     return FdVerdict(False, "budget", f"{after}: {res.reason}", model.rules)
+
+
+NEGATIVE_GOAL = "negative-goal-unsupported"
+"""The status of a task planned in the model whose goal FD 23.06's translator refuses
+(:mod:`planproof.pddl.fd_negative_goal`)."""
+
+
+def _negative_goal(found: FdVerdict, domain: Domain, problem: Problem) -> FdVerdict:
+    """``found`` (a plan in the model), or no plan when FD 23.06's translator stops on a
+    negated goal atom of a many-valued variable ("Negative goal not supported", before
+    any search); tested only for a goal with a negated literal. A task the translator
+    cannot read that far keeps its plan (never the case on the published answers)."""
+    from planproof.ltl.ast import walk
+
+    if not any(isinstance(f, Not) for f in walk(problem.goal)):
+        return found
+    from planproof.pddl.fd_negative_goal import GoalEncodingError, negative_goal_unsupported
+    from planproof.pddl.planners import export_for_planner
+
+    domain_text, problem_text, _ = export_for_planner(domain, problem)
+    try:
+        atom = negative_goal_unsupported(domain_text, problem_text)
+    except GoalEncodingError:
+        return found
+    if atom is None:
+        return found
+    why = f"Fast Downward 23.06: negative goal not supported ({atom})"
+    return dataclasses.replace(found, success=False, status=NEGATIVE_GOAL, reason=why)
 
 
 def fd_planner_success(
@@ -572,15 +599,17 @@ def fd_planner_success(
     predicted: Sequence[OperatorText],
     problem: Problem,
     *,
-    max_expansions: int,
+    max_expansions: int | None,
     cpu_budget: float | None = FD_CPU_BUDGET,
 ) -> FdVerdict:
     """Whether FD 23.06 finds a plan for ``problem`` in the reference's domain
     (:func:`fd_model`), decided by planproof's builtin planner under ``max_expansions``;
     when it spends them, by Fast Downward itself on the same model under ``cpu_budget``
-    CPU seconds (None: not asked, the verdict stays ``budget``). Both go through the
-    persistent planner cache, keyed by the model as planned: the verdict under a budget is
-    the same on every run, so a warm sweep plans nothing."""
+    CPU seconds (None: not asked, the verdict stays ``budget``). ``max_expansions`` None
+    skips the builtin search: Fast Downward alone decides (BEHAVIOR, whose groundings
+    are too big for the builtin search). Both go through the persistent planner cache,
+    keyed by the model as planned: the verdict under a budget is the same on every run,
+    so a warm sweep plans nothing."""
     from planproof.pddl.ground import GroundingLimitError
     from planproof.pddl.plan_cache import cached_plan
     from planproof.pddl.plan_result import PlanStatus
@@ -594,11 +623,16 @@ def fd_planner_success(
                 return FdVerdict(False, "crash", "an add effect names a free variable", model.rules)
         except GroundingLimitError as exc:
             return FdVerdict(False, "budget", str(exc), model.rules)
+    if max_expansions is None:
+        if cpu_budget is None:
+            raise ValueError("no planner: neither max_expansions nor cpu_budget")
+        return _fast_downward_verdict(model, "no builtin search", cpu_budget)
     res, _ = cached_plan(
         model.domain, model.problem, engine="builtin", max_expansions=max_expansions
     )
     if res.status == PlanStatus.SOLVED:
-        return FdVerdict(True, "solved", "", model.rules, res.expanded)
+        found = FdVerdict(True, "solved", "", model.rules, res.expanded)
+        return _negative_goal(found, *fd_task(model.domain, model.problem))
     if res.status == PlanStatus.UNSOLVABLE:
         return FdVerdict(False, "unsolvable", res.reason, model.rules, res.expanded)
     # budget, a grounding over its limit (unsupported) or a timeout: no verdict yet

@@ -280,7 +280,7 @@ def _tm_scored(cell: Cell, data: Any, rows: Sequence[Mapping[str, Any]]) -> tupl
             reference_planner_tasks,
         )
 
-        refs = reference_planner_tasks(data, rows, max_expansions=TM_MAX_EXPANSIONS)
+        refs = reference_planner_tasks(data, rows)
     return report, refs
 
 

@@ -18,11 +18,13 @@ from planproof.data.paper_eai import paper_figure
 from planproof.data.published import MODELS, published_files
 from planproof.data.reference_figures import whole_files
 from planproof.metrics.transition_modeling.reference_planner import (
+    PlannerBudget,
     ReferencePlannerTask,
     reference_planner_rates,
     reference_planner_task,
 )
 from planproof.pddl.eai import CATEGORIES, load_eai_pddl
+from planproof.pddl.fd_reading import FD_CPU_BUDGET
 from planproof.runs.published_sweep import Cell, evaluate_cell
 from tests.helpers import needed_resource
 
@@ -243,7 +245,7 @@ def test_fast_downward_decides_what_the_builtin_search_leaves_open(model: str, i
     Read here under 1,000 expansions (the verdict is Fast Downward's either way)."""
     data = load_eai_pddl("virtualhome")
     answer = str(_rows(model)[ident]["llm_output"])
-    cut = reference_planner_task(data, ident, answer, max_expansions=1_000)
+    cut = reference_planner_task(data, ident, answer, budget=PlannerBudget(1_000, FD_CPU_BUDGET))
     assert (cut.counted, cut.success, cut.status) == (True, True, "solved")
     assert "Fast Downward" in cut.reason
     stored = _stored().get(model, {}).get("batches", {})
