@@ -1,14 +1,11 @@
 """BEHAVIOR transition modeling in both readings: planproof's (clause F1, its planner) and
 the reference's (the logic form counted as virtualhome-eval 0.1.1 counts it,
-:mod:`planproof.pddl.reference_logic_form`), with the corrections table between them.
-
-The reference code's summary raises on every BEHAVIOR file, so the reference reading's
-planner success is planproof's own verdicts, task by task (docs/reproduce.md, "BEHAVIOR
-transition modeling"), but for one rule of the reference's planner: a task planproof
-planned whose negated goal atom Fast Downward 23.06's translator encodes in a variable of
-more than two values is a failure (:data:`NEGATIVE_GOAL`, 23.06 stops on it;
-:mod:`planproof.pddl.fd_negative_goal`). The corrections tables explain both differences
-task by task, per class of docs/reference-differences.md ("BEHAVIOR").
+:mod:`planproof.pddl.reference_logic_form`; planner success by the reference's own
+procedure, :mod:`planproof.metrics.transition_modeling.reference_planner`: its domain of
+every predicted and every other gold operator, read as Fast Downward 23.06 reads it), with
+the corrections tables between them: the logic form's (:func:`corrections`) and planner
+success's (:func:`planner_corrections`), each task in one class of
+docs/reference-differences.md ("BEHAVIOR").
 """
 
 from __future__ import annotations
@@ -35,54 +32,6 @@ PREDICATE_NAMES = "predicate-names-not-clauses"
 part (one-member conjunctions, atoms as literal text, a member failing as a whole, matches
 by position), planproof counts clauses matched up to renaming."""
 CLASSES = (MISSING_OPERATOR, UNREADABLE, PREDICATE_NAMES)
-NEGATIVE_GOAL = "negative-goal-unsupported"
-"""Planner success: planproof plans the task, Fast Downward 23.06's translator stops on a
-negated goal atom of a many-valued variable ("Negative goal not supported")."""
-PLANNER_DELTAS = ("success",)
-
-
-@dataclass(frozen=True)
-class PlannerMove:
-    """A task planproof planned that the reference reading counts as a planner failure
-    (``success``: planproof minus the reference reading, always 1)."""
-
-    identifier: str
-    cls: str
-    atom: str
-    success: int = 1
-
-
-def planner_moves(
-    data: EaiPddl, rows: Sequence[Mapping[str, Any]], tasks: Sequence[Any]
-) -> list[PlannerMove]:
-    """The tasks planproof planned on which FD 23.06 stops on a negative goal. Only tasks
-    planned and whose goal has a negated literal are tested (one translator pass each, up
-    to the choice of variables, no search); an answer with no usable model has no plan. A
-    task the translator cannot read that far keeps planproof's verdict (never raised on the
-    published files)."""
-    from planproof.metrics.transition_modeling.evaluate import exported_task
-    from planproof.pddl.fd_negative_goal import GoalEncodingError, negative_goal_unsupported
-
-    by_id = {str(r.get("identifier")): r for r in rows}
-    out: list[PlannerMove] = []
-    for t in tasks:
-        row = by_id.get(t.identifier)
-        if not t.planner_found or row is None or not _negated_goal(data, t.identifier):
-            continue
-        texts = exported_task(data, t.identifier, str(row.get("llm_output", "")))
-        try:
-            atom = negative_goal_unsupported(*texts) if texts else None
-        except GoalEncodingError:
-            continue  # no translator: the task keeps planproof's verdict
-        if atom is not None:
-            out.append(PlannerMove(t.identifier, NEGATIVE_GOAL, atom))
-    return out
-
-
-def _negated_goal(data: EaiPddl, identifier: str) -> bool:
-    from planproof.ltl.ast import Not, walk
-
-    return any(isinstance(f, Not) for f in walk(data.problem(identifier).goal))
 
 
 @dataclass(frozen=True)
@@ -172,21 +121,55 @@ def corrections(
 
 
 def reference_reading(
-    data: EaiPddl,
-    rows: Sequence[Mapping[str, Any]],
-    tasks: Sequence[Any],
-    moves: Sequence[PlannerMove] = (),
+    data: EaiPddl, rows: Sequence[Mapping[str, Any]], refs: Sequence[Any] | None
 ) -> dict[str, Any]:
     """The reference reading's summary, in the shape of planproof's (``by_category`` as
-    fractions, ``planner_by_category``: planproof's verdicts but ``moves``, see the module
-    docstring)."""
-    from planproof.metrics.transition_modeling.evaluate import planner_rates
+    fractions; ``planner_by_category`` from ``refs``, the reference reading's planner
+    verdicts, :class:`~planproof.metrics.transition_modeling.reference_planner.
+    ReferencePlannerTask`; None: the planner was not run)."""
+    from planproof.metrics.transition_modeling.reference_planner import reference_planner_rates
+    from planproof.pddl.eai import CATEGORIES
     from planproof.pddl.reference_logic_form import reference_logic_form_counts
 
-    return {
-        "by_category": _fractions(reference_logic_form_counts(data, rows)),
-        "planner_by_category": planner_rates(tasks, frozenset(m.identifier for m in moves)),
-    }
+    out: dict[str, Any] = {"by_category": _fractions(reference_logic_form_counts(data, rows))}
+    if refs is not None:
+        out["planner_by_category"] = reference_planner_rates(refs, CATEGORIES)
+    return out
+
+
+def planner_corrections(
+    rows: Sequence[Mapping[str, Any]],
+    tasks: Sequence[Any],
+    refs: Sequence[Any],
+    verdicts: Sequence[dict[str, Any]] = (),
+) -> dict[str, Any]:
+    """The planner corrections table (counts in tasks, planproof's reading minus the
+    reference reading's; classes of
+    :mod:`~planproof.metrics.transition_modeling.planner_corrections`); each of
+    ``verdicts`` (the tasks' rows, in ``tasks``' order) gets its ``reference`` verdict and,
+    where the readings differ, its ``correction`` class."""
+    from planproof.metrics.transition_modeling.planner_corrections import DELTAS, correction
+    from planproof.runs.goal_readings import corrections_table
+
+    answers = {str(r.get("identifier", "")): str(r.get("llm_output", "")) for r in rows}
+    ref = {r.identifier: r for r in refs}
+    rows_by_id = {str(v.get("identifier")): v for v in verdicts}
+    fixes = []
+    for t in tasks:
+        r = ref.get(t.identifier)
+        if r is None:
+            continue
+        row = rows_by_id.get(t.identifier)
+        if row is not None:
+            row["reference"] = {"counted": r.counted, "success": r.success, "status": r.status}
+        fix = correction(t, r, answers.get(t.identifier, ""))
+        if fix is not None:
+            fixes.append(fix)
+            if row is not None:
+                row["correction"] = fix.cls
+    table = corrections_table(fixes, DELTAS)
+    table["deltas"] = list(DELTAS)
+    return table
 
 
 def both_readings(
@@ -195,24 +178,19 @@ def both_readings(
     summary: dict[str, Any],
     tasks: Sequence[Any],
     verdicts: Sequence[dict[str, Any]] = (),
+    *,
+    refs: Sequence[Any] | None = None,
 ) -> None:
     """Add the reference reading (``reference_reading``), the corrections table
-    (``corrections``, for :data:`HEADLINE`) and the planner-success corrections
-    (``planner_corrections``, in tasks) to planproof's BEHAVIOR ``summary``; each of
-    ``verdicts`` (the tasks' rows, in ``tasks``' order) whose planner verdict the
-    reference reading moves gets its ``reference`` verdict."""
+    (``corrections``, for :data:`HEADLINE`) and, with the reference reading's planner
+    verdicts ``refs`` (None: no planner run), the planner-success corrections
+    (``planner_corrections``, :func:`planner_corrections`) to planproof's BEHAVIOR
+    ``summary``."""
     from planproof.runs.goal_readings import corrections_table
 
-    moves = planner_moves(data, rows, tasks)
-    summary["reference_reading"] = reference_reading(data, rows, tasks, moves)
-    planner = corrections_table(moves, PLANNER_DELTAS)
-    planner["deltas"] = list(PLANNER_DELTAS)
-    summary["planner_corrections"] = planner
-    moved = {m.identifier: m for m in moves}
-    for row in verdicts:
-        m = moved.get(str(row.get("identifier")))
-        if m is not None:
-            row["reference"] = {"success": False, "status": m.cls, "atom": m.atom}
+    summary["reference_reading"] = reference_reading(data, rows, refs)
+    if refs is not None:
+        summary["planner_corrections"] = planner_corrections(rows, tasks, refs, verdicts)
     table = corrections_table(corrections(data, rows, tasks))
     table["classes"] = {c: table["classes"][c] for c in CLASSES if c in table["classes"]}
     summary["corrections"] = {**table, "figure": HEADLINE, "deltas": ["tp", "fp", "fn"]}

@@ -259,8 +259,8 @@ def _tm_rows(cell: Cell) -> tuple[list[dict[str, Any]], dict[str, Any]]:
 
 
 def _tm_scored(cell: Cell, data: Any, rows: Sequence[Mapping[str, Any]]) -> tuple[Any, list[Any]]:
-    """planproof's report on ``rows`` and, on VirtualHome with the planner, the reference
-    reading's planner verdicts (each row is scored on its own: a slice of the rows gives
+    """planproof's report on ``rows`` and, with the planner, the reference reading's
+    planner verdicts (each row is scored on its own: a slice of the rows gives
     the slice of the results)."""
     from planproof.metrics.transition_modeling.evaluate import evaluate_responses
 
@@ -275,7 +275,7 @@ def _tm_scored(cell: Cell, data: Any, rows: Sequence[Mapping[str, Any]]) -> tupl
         run_planner=cell.planner,
     )
     refs: list[Any] = []
-    if cell.planner and not behavior:
+    if cell.planner:
         from planproof.metrics.transition_modeling.reference_planner import (
             reference_planner_tasks,
         )
@@ -334,7 +334,8 @@ def _transition_modeling(cell: Cell) -> tuple[dict[str, Any], list[dict[str, Any
         summary = report.summary()
         summary.update(unreadable)
         summary["reference_counting"] = counting
-        both_readings(data, rows, summary, report.tasks, tasks)
+        refs_or_none = refs if cell.planner else None
+        both_readings(data, rows, summary, report.tasks, tasks, refs=refs_or_none)
         return summary, tasks
     return _tm_summary(
         cell, report, refs, unreadable=unreadable, counting=counting, answers=_answers(rows)

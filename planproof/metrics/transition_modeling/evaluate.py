@@ -119,17 +119,14 @@ def _prf_dict(c: Counts) -> dict[str, float | int]:
     return {"tp": c[0], "fp": c[1], "fn": c[2], "precision": p, "recall": r, "f1": f}
 
 
-def planner_rates(
-    tasks: Sequence[TaskResult], failed: frozenset[str] = frozenset()
-) -> dict[str, dict[str, float | int]]:
+def planner_rates(tasks: Sequence[TaskResult]) -> dict[str, dict[str, float | int]]:
     """Planner success per category (``planner_found``, ``plan_valid_under_gold``: fractions
-    of the category's tasks), with the ``failed`` tasks counted as no plan (a reading that
-    fails tasks planproof planned: :mod:`planproof.runs.behavior_readings`)."""
+    of the category's tasks)."""
     out: dict[str, dict[str, float | int]] = {}
     for cat in CATEGORIES:
         ts = [t for t in tasks if cat in t.categories]
         if ts:
-            found = [t for t in ts if t.planner_found and t.identifier not in failed]
+            found = [t for t in ts if t.planner_found]
             out[cat] = {
                 "tasks": len(ts),
                 "planner_found": len(found) / len(ts),

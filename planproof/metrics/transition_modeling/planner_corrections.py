@@ -15,6 +15,7 @@ from typing import Any
 
 from planproof.metrics.transition_modeling.evaluate import TaskResult
 from planproof.metrics.transition_modeling.reference_planner import ReferencePlannerTask
+from planproof.pddl.fd_reading import NEGATIVE_GOAL as FD_NEGATIVE_GOAL
 
 DELTAS = ("counted", "success")
 UNEXPLAINED = "unexplained"
@@ -24,6 +25,9 @@ EXTRA_OPERATOR = "extra-operator-in-domain"
 TOLERANT_READING = "tolerant-operator-reading"
 BUDGET = "planner-budget"
 UNDECLARED = "undeclared-name-read-by-fd"
+NEGATIVE_GOAL = FD_NEGATIVE_GOAL
+"""FD 23.06's translator stops on a negated goal atom of a many-valued variable (BEHAVIOR:
+:mod:`planproof.pddl.fd_negative_goal`)."""
 
 
 @dataclass(frozen=True)
@@ -48,6 +52,7 @@ def _parts_differ(answer: str) -> bool:
     """Whether planproof's tolerant reader reads some operator's precondition or effect
     other than the reference's extraction does (an extra ``)`` that closes the action
     early hides its ``:effect`` from planproof, not from the reference's ``find``)."""
+    from planproof.ltl.bddl.errors import BDDLSyntaxError
     from planproof.ltl.bddl.reader import read_sexpr
     from planproof.ltl.bddl.sexpr import sexpr_to_text
     from planproof.metrics.transition_modeling.reference_planner import predicted_texts
@@ -66,7 +71,7 @@ def _parts_differ(answer: str) -> bool:
         for text, part in ((t.precondition, p.precondition), (t.effect, p.effect)):
             try:
                 ref_text = sexpr_to_text(read_sexpr(text.lower()))
-            except PDDLSyntaxError:
+            except (PDDLSyntaxError, BDDLSyntaxError):  # unbalanced: FD cannot read it
                 return True
             own_text = "()" if part is None else sexpr_to_text(part).lower()
             if ref_text != own_text:
@@ -79,7 +84,9 @@ def classify(own: TaskResult, ref: ReferencePlannerTask, answer: str = "") -> st
     applies in this order."""
     if not ref.counted:
         return FORMAT_WRONG
-    if BUDGET in (own.planner_status, ref.status) or own.planner_status == "timeout":
+    if ref.status == NEGATIVE_GOAL:
+        return NEGATIVE_GOAL
+    if "budget" in (own.planner_status, ref.status) or own.planner_status == "timeout":
         return BUDGET
     if own.planner_status == "unusable-model" and "unknown variable" in own.planner_reason:
         return FREE_VARIABLE
