@@ -575,18 +575,28 @@ def _negative_goal(found: FdVerdict, domain: Domain, problem: Problem) -> FdVerd
     negated goal atom of a many-valued variable ("Negative goal not supported", before
     any search); tested only for a goal with a negated literal. A task the translator
     cannot read that far keeps its plan (never the case on the published answers)."""
+    import json
+
     from planproof.ltl.ast import walk
 
     if not any(isinstance(f, Not) for f in walk(problem.goal)):
         return found
     from planproof.pddl.fd_negative_goal import GoalEncodingError, negative_goal_unsupported
+    from planproof.pddl.plan_cache import fact_key, plan_cache
     from planproof.pddl.planners import export_for_planner
 
     domain_text, problem_text, _ = export_for_planner(domain, problem)
-    try:
-        atom = negative_goal_unsupported(domain_text, problem_text)
-    except GoalEncodingError:
-        return found
+    store = plan_cache()  # the test costs a translator pass: kept with the plans
+    key = fact_key(NEGATIVE_GOAL, domain_text, problem_text)
+    known = store.get_fact(key)
+    if known is not None:
+        atom = json.loads(known)
+    else:
+        try:
+            atom = negative_goal_unsupported(domain_text, problem_text)
+        except GoalEncodingError:
+            return found
+        store.put_fact(key, json.dumps(atom))
     if atom is None:
         return found
     why = f"Fast Downward 23.06: negative goal not supported ({atom})"

@@ -71,7 +71,18 @@ def _connect(path: Path) -> sqlite3.Connection:
     # WAL stays consistent without a sync per verdict; a crash may lose the last few
     con.execute("PRAGMA synchronous=NORMAL")
     con.execute("CREATE TABLE IF NOT EXISTS plans (key TEXT PRIMARY KEY, result TEXT NOT NULL)")
+    con.execute("CREATE TABLE IF NOT EXISTS facts (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
     return con
+
+
+def fact_key(kind: str, *texts: str) -> str:
+    """The content key of a deterministic fact about planning texts (``kind`` names the
+    question, e.g. FD 23.06's negative-goal test: :mod:`planproof.pddl.fd_reading`)."""
+    h = hashlib.sha256(f"{FORMAT}\0{kind}".encode())
+    for t in texts:
+        h.update(b"\0")
+        h.update(t.encode())
+    return h.hexdigest()
 
 
 def _encode(res: PlanResult) -> str:
@@ -142,6 +153,27 @@ class PlanCache:
                 )
         except sqlite3.Error:
             pass  # a full or locked disk costs a re-plan next time, nothing else
+
+    def get_fact(self, key: str) -> str | None:
+        """A stored fact (:func:`fact_key`), or None."""
+        if self._con is None:
+            return None
+        try:
+            row = self._con.execute("SELECT value FROM facts WHERE key = ?", (key,)).fetchone()
+        except sqlite3.Error:
+            return None
+        return None if row is None else str(row[0])
+
+    def put_fact(self, key: str, value: str) -> None:
+        if self._con is None:
+            return
+        try:
+            with self._con:
+                self._con.execute(
+                    "INSERT OR REPLACE INTO facts (key, value) VALUES (?, ?)", (key, value)
+                )
+        except sqlite3.Error:
+            pass  # a full or locked disk costs a recomputation next time, nothing else
 
 
 def _default_path() -> Path:
