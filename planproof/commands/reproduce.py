@@ -649,6 +649,17 @@ def _planner_notes(results: Sequence[Mapping[str, Any]]) -> list[str]:
                 f"without a verdict on {len(stopped)} task(s) ({budget}; not a plan found, "
                 f"so not a planner success): {', '.join(stopped)}"
             )
+        theirs = [
+            str(t["identifier"])
+            for t in r.get("tasks", ())
+            if isinstance(t.get("reference"), dict) and t["reference"].get("status") == "budget"
+        ]
+        if cell["module"] == "transition-modeling" and theirs:
+            out.append(
+                f"transition modeling, {cell['dataset']}, {cell['model']}: the reference "
+                f"reading's planner spent its budget on {len(theirs)} task(s) (no plan): "
+                f"{', '.join(theirs)}"
+            )
     return out
 
 

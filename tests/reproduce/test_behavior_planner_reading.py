@@ -192,6 +192,14 @@ def test_a_spent_budget_is_no_plan_in_its_own_class() -> None:
     fix = correction(own, ref, answer)
     assert own.planner_found and fix is not None
     assert (fix.cls, fix.counted, fix.success) == (BUDGET, 0, 1)
+    # reported, never silent: reproduce's notes name the task
+    from planproof.commands.reproduce import _planner_notes
+
+    verdicts = [{"identifier": ident, "planner_status": own.planner_status}]
+    planner_corrections([_rows(model)[ident]], [own], [ref], verdicts)
+    cell = {"module": "transition-modeling", "dataset": "behavior", "model": model}
+    (note,) = _planner_notes([{"cell": cell, "tasks": verdicts}])
+    assert "reference reading's planner spent its budget on 1 task(s)" in note and ident in note
 
 
 CLASSED_BUDGET = "bottling_fruit_0_Wainscott_0_int_0_2021-05-24_19-46-46"
