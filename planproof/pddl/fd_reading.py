@@ -60,6 +60,7 @@ from planproof.ltl.bddl.errors import BDDLSyntaxError
 from planproof.ltl.bddl.sexpr import SAtom, SExpr, SList
 from planproof.ltl.nnf import nnf
 from planproof.pddl.errors import PDDLSyntaxError
+from planproof.pddl.plan_result import PlanStep
 from planproof.pddl.reader import ROOT_TYPE, Problem
 from planproof.pddl.schema import (
     Add,
@@ -121,6 +122,8 @@ class FdVerdict:
     reason: str = ""
     rules: frozenset[str] = frozenset()
     expanded: int = 0
+    known: bool = False
+    """Taken from a :class:`KnownVerdict` on the same model: nothing was planned."""
 
 
 # --------------------------------------------------------------------- reading one text
@@ -603,6 +606,49 @@ def _negative_goal(found: FdVerdict, domain: Domain, problem: Problem) -> FdVerd
     return dataclasses.replace(found, success=False, status=NEGATIVE_GOAL, reason=why)
 
 
+@dataclass(frozen=True)
+class KnownVerdict:
+    """A definitive planner verdict another reading found on its own model (``domain``,
+    ``problem``): a plan (``plan``, validated again before it is used) or unsolvability
+    proven (``plan`` None). Never a spent budget, which depends on the planner."""
+
+    domain: Domain
+    problem: Problem
+    plan: tuple[PlanStep, ...] | None
+    source: str = "another reading"
+
+
+def same_model(model: FdModel, known: KnownVerdict) -> bool:
+    """Whether FD 23.06's model is exactly ``known``'s: no reading rule of this module fired
+    (no free variable, undeclared name or type, duplicate, lifted existential), the same
+    problem, and the same domain once the type and predicate this module always declares
+    (:data:`UNDECLARED_TYPE`, :data:`CRASH`, unused when no rule fired) are set aside; so
+    the same operators, none extra, none filled in differently."""
+    if model.domain is None or model.rules or model.problem != known.problem:
+        return False
+    types = {t: p for t, p in model.domain.types.items() if t != UNDECLARED_TYPE}
+    predicates = {p: s for p, s in model.domain.predicates.items() if p != CRASH}
+    return dataclasses.replace(model.domain, types=types, predicates=predicates) == known.domain
+
+
+def _known_verdict(model: FdModel, known: KnownVerdict) -> FdVerdict | None:
+    """``known``'s verdict as this model's, when the models are the same (:func:`same_model`)
+    and its plan replays in the model (None: plan the model here)."""
+    from planproof.pddl.validate import compile_task, validate
+
+    if not same_model(model, known):
+        return None
+    assert model.domain is not None
+    if known.plan is None:
+        why = f"{known.source}, the same model: no plan exists"
+        return FdVerdict(False, "unsolvable", why, model.rules, known=True)
+    if not validate(compile_task(model.domain, model.problem), known.plan).valid:
+        return None
+    why = f"{known.source}, the same model: a plan"
+    found = FdVerdict(True, "solved", why, model.rules, known=True)
+    return _negative_goal(found, *fd_task(model.domain, model.problem))
+
+
 def fd_planner_success(
     vocabulary: Domain,
     gold: Mapping[str, OperatorText],
@@ -611,6 +657,7 @@ def fd_planner_success(
     *,
     max_expansions: int | None,
     cpu_budget: float | None = FD_CPU_BUDGET,
+    known: KnownVerdict | None = None,
 ) -> FdVerdict:
     """Whether FD 23.06 finds a plan for ``problem`` in the reference's domain
     (:func:`fd_model`), decided by planproof's builtin planner under ``max_expansions``;
@@ -619,7 +666,9 @@ def fd_planner_success(
     skips the builtin search: Fast Downward alone decides (BEHAVIOR, whose groundings
     are too big for the builtin search). Both go through the persistent planner cache,
     keyed by the model as planned: the verdict under a budget is the same on every run,
-    so a warm sweep plans nothing."""
+    so a warm sweep plans nothing. ``known``: another reading's definitive verdict, used
+    instead of planning when its model is this one (:func:`same_model`; ``reproduce`` passes
+    planproof's own, planned just before on the same answer)."""
     from planproof.pddl.ground import GroundingLimitError
     from planproof.pddl.plan_cache import cached_plan
     from planproof.pddl.plan_result import PlanStatus
@@ -633,6 +682,10 @@ def fd_planner_success(
                 return FdVerdict(False, "crash", "an add effect names a free variable", model.rules)
         except GroundingLimitError as exc:
             return FdVerdict(False, "budget", str(exc), model.rules)
+    if known is not None:
+        reused = _known_verdict(model, known)
+        if reused is not None:
+            return reused
     if max_expansions is None:
         if cpu_budget is None:
             raise ValueError("no planner: neither max_expansions nor cpu_budget")

@@ -280,7 +280,9 @@ def _tm_scored(cell: Cell, data: Any, rows: Sequence[Mapping[str, Any]]) -> tupl
             reference_planner_tasks,
         )
 
-        refs = reference_planner_tasks(data, rows)
+        # BEHAVIOR: planproof's definitive verdicts serve where the models are the same
+        own = report.tasks if behavior else ()
+        refs = reference_planner_tasks(data, rows, own=own)
     return report, refs
 
 

@@ -14,6 +14,7 @@ once. The corrections table between the readings is tested on real tasks of each
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 from collections.abc import Iterator
@@ -81,8 +82,14 @@ def _rows(model: str) -> dict[str, dict[str, Any]]:
 
 
 def _reference(model: str, ident: str) -> ReferencePlannerTask:
-    data = load_eai_pddl("behavior")
-    return reference_planner_task(data, ident, str(_rows(model)[ident]["llm_output"]))
+    return _reference_of(ident, str(_rows(model)[ident]["llm_output"]))
+
+
+@functools.cache
+def _reference_of(ident: str, answer: str) -> ReferencePlannerTask:
+    """One verdict per distinct (task, answer): models that give the same answer, and the
+    class tests below, share it."""
+    return reference_planner_task(load_eai_pddl("behavior"), ident, answer)
 
 
 def _over_limit(rec: dict[str, Any]) -> bool:
@@ -224,3 +231,65 @@ def test_the_planner_corrections_table_adds_up_to_the_gap(keys: set[tuple[str, s
     classes = {v["correction"] for v in verdicts if "correction" in v}
     assert classes == set(table["classes"]) == {CLASSED[k][0] for k in keys}
     assert all(v["reference"]["success"] == r.success for v, r in zip(verdicts, refs, strict=True))
+
+
+# ------------------------------------- reproduce: planproof's own verdict, the same model
+HOT_TUB = ("claude-3-haiku-20240307", "cleaning_the_hot_tub_0_Ihlen_0_int_0_2021-08-24_22-19-07")
+OPUS = "claude-3-opus-20240229"
+SAME_MODEL = [
+    # Claude-3 Opus answers whose model in FD 23.06's reading is planproof's own
+    "assembling_gift_baskets_0_Beechwood_0_int_0_2021-10-26_12-46-37",
+    "boxing_books_up_for_storage_0_Benevolence_1_int_0_2021-09-10_15-35-47",
+    "bringing_in_wood_0_Benevolence_1_int_0_2021-09-15_18-42-25",
+    "cleaning_a_car_0_Ihlen_0_int_0_2021-09-11_16-37-11",
+    "cleaning_bathrooms_0_Benevolence_0_int_1_2021-06-12_19-33-28",
+    "cleaning_closet_0_Beechwood_1_int_0_2021-10-25_19-50-32",
+]
+
+
+def _with_own(model: str, ident: str, own: TaskResult) -> ReferencePlannerTask:
+    data = load_eai_pddl("behavior")
+    return reference_planner_task(data, ident, str(_rows(model)[ident]["llm_output"]), own=own)
+
+
+@settings(max_examples=4, deadline=None)
+@given(st.sampled_from(SAME_MODEL))
+def test_own_definitive_verdict_on_the_same_model_is_the_readings_verdict(ident: str) -> None:
+    """Where planproof's own model is the reference reading's, its plan (or its proof that
+    none exists) is reused: nothing planned, and the verdict is the one planning gives."""
+    own, plain = _both(OPUS, ident)
+    got = _with_own(OPUS, ident, own)
+    assert not plain.reused
+    assert got.reused == (own.planner_status in ("solved", "unsolvable"))
+    assert (got.success, got.status, got.counted) == (plain.success, plain.status, plain.counted)
+
+
+def test_a_reused_plan_still_meets_fd_2306s_negative_goal_rule() -> None:
+    """Claude-3 Haiku's hot tub: the same model, planproof plans it; reused, the plan is
+    still no success, as FD 23.06's translator stops on the negated goal."""
+    own, plain = _both(*HOT_TUB)
+    got = _with_own(*HOT_TUB, own)
+    assert own.planner_found and got.reused
+    assert (got.success, got.status) == (plain.success, plain.status) == (False, NEGATIVE_GOAL)
+
+
+def test_a_different_model_is_never_reused() -> None:
+    """Claude-3 Sonnet's bottling_fruit: the reference's domain keeps the misspelt operator
+    and fills in the gold ones, planproof's has neither; planproof proves its model
+    unsolvable, the reading plans its own model and finds a plan."""
+    model, ident = "claude-3-sonnet-2024022", CLASSED_BUDGET
+    own, plain = _both(model, ident)
+    assert own.planner_status == "unsolvable"
+    got = _with_own(model, ident, own)
+    assert not got.reused and got.success and plain.success
+
+
+def test_a_plan_that_fails_in_the_model_is_not_reused() -> None:
+    """An own verdict whose plan does not replay in the model (here: an empty plan for a
+    goal that does not hold initially) is not taken: the reading plans."""
+    ident = SAME_MODEL[0]
+    own, plain = _both(OPUS, ident)
+    fake = dataclasses.replace(own, planner_status="solved", planner_found=True, plan=())
+    got = _with_own(OPUS, ident, fake)
+    assert not got.reused
+    assert (got.success, got.status) == (plain.success, plain.status)

@@ -354,11 +354,9 @@ def _model(
         return None, str(exc)
 
 
-def exported_task(data: EaiPddl, identifier: str, answer: str) -> tuple[str, str] | None:
-    """The domain and problem text Fast Downward is given for ``answer`` in planproof's
-    reading (as :func:`_plan` exports them); None when the answer gives no usable model."""
-    from planproof.pddl.planners import export_for_planner
-
+def planned_model(data: EaiPddl, identifier: str, answer: str) -> tuple[Domain, Problem] | None:
+    """The domain and problem planproof's reading plans for ``answer`` (as :func:`_plan`
+    builds them); None when the answer gives no usable model."""
     try:
         predicted = _read_answer(data, identifier, answer)
     except PDDLSyntaxError:
@@ -366,7 +364,18 @@ def exported_task(data: EaiPddl, identifier: str, answer: str) -> tuple[str, str
     model, _why = _model(data.domain, predicted, _task_names(data, identifier))
     if model is None:
         return None
-    domain_text, problem_text, _names = export_for_planner(model, _problem(data, identifier))
+    return model, _problem(data, identifier)
+
+
+def exported_task(data: EaiPddl, identifier: str, answer: str) -> tuple[str, str] | None:
+    """The domain and problem text Fast Downward is given for ``answer`` in planproof's
+    reading (as :func:`_plan` exports them); None when the answer gives no usable model."""
+    from planproof.pddl.planners import export_for_planner
+
+    planned = planned_model(data, identifier, answer)
+    if planned is None:
+        return None
+    domain_text, problem_text, _names = export_for_planner(*planned)
     return domain_text, problem_text
 
 

@@ -24,12 +24,21 @@ depends on the machine (the reference's own limit is 100 s of wall time).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from planproof.pddl.eai import EaiPddl
-from planproof.pddl.fd_reading import FD_CPU_BUDGET, OperatorText, fd_planner_success
+from planproof.pddl.fd_reading import (
+    FD_CPU_BUDGET,
+    KnownVerdict,
+    OperatorText,
+    fd_planner_success,
+)
+
+if TYPE_CHECKING:
+    from planproof.metrics.transition_modeling.evaluate import TaskResult
 
 MAX_EXPANSIONS = 20_000
 """The builtin planner's budget per plan (as planproof's own reading,
@@ -81,6 +90,9 @@ class ReferencePlannerTask:
     hallucinated: int = 0
     """Predicted operators the task's gold actions do not name: the reference counts
     each one (``hallucination_num``) and gives it no single-variate test."""
+    reused: bool = False
+    """The verdict is planproof's own reading's, whose model was this one
+    (:func:`~planproof.pddl.fd_reading.same_model`): nothing was planned for it."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -93,6 +105,7 @@ class ReferencePlannerTask:
             "predicted": list(self.predicted),
             "actions": dict(self.actions),
             "hallucinated": self.hallucinated,
+            "reused": self.reused,
         }
 
 
@@ -115,6 +128,29 @@ def predicted_texts(answer: str) -> dict[str, OperatorText] | None:
     return {n: OperatorText(n, *parts) for n, parts in found.items()}
 
 
+OWN_READING = "planproof's own reading"
+
+
+def own_verdict(data: EaiPddl, answer: str, own: TaskResult) -> KnownVerdict | None:
+    """planproof's own verdict on ``answer`` (``own``, scored on that answer) with the model
+    it planned, when it is definitive: a plan found, or unsolvability proven; None for a
+    spent budget, an error or no usable model."""
+    from planproof.metrics.transition_modeling.evaluate import planned_model
+
+    if own.planner_status not in ("solved", "unsolvable"):
+        return None
+    planned = planned_model(data, own.identifier, answer)
+    if planned is None:
+        return None
+    if own.planner_status == "unsolvable":
+        return KnownVerdict(*planned, plan=None, source=OWN_READING)
+    if not own.planner_found:
+        return None
+    steps = [line.split() for line in own.plan]
+    plan = tuple((s[0], tuple(s[1:])) for s in steps if s)
+    return KnownVerdict(*planned, plan=plan, source=OWN_READING)
+
+
 def reference_planner_task(
     data: EaiPddl,
     identifier: str,
@@ -122,9 +158,13 @@ def reference_planner_task(
     *,
     budget: PlannerBudget | None = None,
     per_operator: bool = False,
+    own: TaskResult | None = None,
 ) -> ReferencePlannerTask:
     """The reference's planner verdict on one answer (module docstring), searched under
-    ``budget`` (None: the dataset's, :data:`BUDGETS`)."""
+    ``budget`` (None: the dataset's, :data:`BUDGETS`). ``own``: planproof's own verdict
+    on the same answer; when it is definitive and its model is exactly the reference's
+    (:func:`~planproof.pddl.fd_reading.same_model`), it is the verdict (a plan replayed in
+    the model first, FD 23.06's negative-goal test still applied) and nothing is planned."""
     b = budget or BUDGETS[data.dataset]
     cats = tuple(data.task_categories.get(identifier, ()))
     predicted = predicted_texts(answer)
@@ -132,6 +172,7 @@ def reference_planner_task(
         return ReferencePlannerTask(identifier, cats, counted=False, status="format-wrong")
     gold = gold_texts(data)
     problem = data.problem(identifier)
+    known = None if own is None else own_verdict(data, answer, own)
     verdict = fd_planner_success(
         data.domain,
         gold,
@@ -139,6 +180,7 @@ def reference_planner_task(
         problem,
         max_expansions=b.max_expansions,
         cpu_budget=b.cpu_budget,
+        known=known,
     )
     actions: dict[str, bool] = {}
     used = set(data.task_actions.get(identifier, ()))
@@ -165,6 +207,7 @@ def reference_planner_task(
         predicted=tuple(predicted),
         actions=actions,
         hallucinated=sum(name not in used for name in predicted),
+        reused=verdict.known,
     )
 
 
@@ -187,14 +230,20 @@ def reference_planner_tasks(
     rows: Sequence[Mapping[str, Any]],
     *,
     budget: PlannerBudget | None = None,
+    own: Sequence[TaskResult] = (),
 ) -> list[ReferencePlannerTask]:
     """The verdicts on a published file's rows, for the tasks the reference evaluates
-    (``success_task.json``), in the file's order."""
+    (``success_task.json``), in the file's order. ``own``: planproof's own results on the
+    same rows, reused where definitive on the same model (:func:`reference_planner_task`)."""
     wanted = set(data.solved)
+    seen = Counter(str(r.get("identifier", "")) for r in rows)
+    # an identifier answered twice: which answer a result scored is unknown, none reused
+    mine = {t.identifier: t for t in own if seen[t.identifier] == 1}
     out: list[ReferencePlannerTask] = []
     for r in rows:
         ident = str(r.get("identifier", ""))
         if ident not in wanted or ident not in data.task_actions:
             continue
-        out.append(reference_planner_task(data, ident, str(r.get("llm_output", "")), budget=budget))
+        answer = str(r.get("llm_output", ""))
+        out.append(reference_planner_task(data, ident, answer, budget=budget, own=mine.get(ident)))
     return out
