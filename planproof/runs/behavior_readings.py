@@ -161,7 +161,12 @@ def planner_corrections(
             continue
         row = rows_by_id.get(t.identifier)
         if row is not None:
-            row["reference"] = {"counted": r.counted, "success": r.success, "status": r.status}
+            row["reference"] = {
+                "counted": r.counted,
+                "success": r.success,
+                "status": r.status,
+                "reused": r.reused,  # planproof's own verdict, the same model
+            }
         fix = correction(t, r, answers.get(t.identifier, ""))
         if fix is not None:
             fixes.append(fix)
