@@ -136,21 +136,18 @@ def _rebuild_keeping_temporal(f: Formula, memo: dict[Formula, Formula]) -> Formu
 
 
 def _simplify_node(f: Formula, memo: dict[Formula, Formula]) -> Formula:
-    def simp(g: Formula) -> Formula:
-        return _pass(g, memo)
-
     match f:
         case ast.Atom() | ast.Top() | ast.Bottom():
             return f
         case ast.Not(body):
-            b = simp(body)
+            b = _pass(body, memo)
             if isinstance(b, ast.Not):
                 return b.body
             if _is_const(b):
                 return FALSE if b == TRUE else TRUE
             return ast.Not(b)
         case ast.Then(cs):
-            parts = tuple(simp(c) for c in cs)
+            parts = tuple(_pass(c, memo) for c in cs)
             if FALSE in parts:
                 return FALSE
             flat: list[Formula] = []
@@ -158,34 +155,34 @@ def _simplify_node(f: Formula, memo: dict[Formula, Formula]) -> Formula:
                 flat.extend(p.children if isinstance(p, ast.Then) else (p,))
             return ast.Then(tuple(flat))
         case ast.And(cs):
-            return _fold_and(tuple(simp(c) for c in cs), is_temporal(f))
+            return _fold_and(tuple(_pass(c, memo) for c in cs), is_temporal(f))
         case ast.Or(cs):
-            return _fold_or(tuple(simp(c) for c in cs), is_temporal(f))
+            return _fold_or(tuple(_pass(c, memo) for c in cs), is_temporal(f))
         case ast.Implies(left, right):
-            lt, rt = simp(left), simp(right)
+            lt, rt = _pass(left, memo), _pass(right, memo)
             if lt == FALSE or rt == TRUE:
                 return TRUE
             if lt == TRUE:
                 return rt
             if rt == FALSE:
-                return simp(ast.Not(lt))
+                return _pass(ast.Not(lt), memo)
             return ast.Implies(lt, rt)
         case ast.Forall(b, body):
-            sb = simp(body)
+            sb = _pass(body, memo)
             return TRUE if sb == TRUE else ast.Forall(b, sb)
         case ast.Exists(b, body):
-            sb = simp(body)
+            sb = _pass(body, memo)
             return FALSE if sb == FALSE else ast.Exists(b, sb)
         case ast.ForN(n, b, body):
-            sb = simp(body)
+            sb = _pass(body, memo)
             if sb == FALSE:  # no object satisfies false: exactly n holds iff n == 0
                 return TRUE if n == 0 else FALSE
             return ast.ForN(n, b, sb)
         case ast.ForPairs(b1, b2, body):
-            return ast.ForPairs(b1, b2, simp(body))
+            return ast.ForPairs(b1, b2, _pass(body, memo))
         case ast.ForNPairs(n, b1, b2, body):
             if n == 0:
                 return TRUE
-            sb = simp(body)
+            sb = _pass(body, memo)
             return FALSE if sb == FALSE else ast.ForNPairs(n, b1, b2, sb)
     raise TypeError(f"not a formula: {f!r}")

@@ -10,8 +10,9 @@ import pytest
 from hypothesis import example, given, settings
 
 from planproof.ltl import FALSE, TRUE, parse, to_text
-from planproof.ltl.ast import Atom, Formula, is_temporal, size
+from planproof.ltl.ast import Atom, Formula, depth, is_temporal, size
 from planproof.ltl.bruteforce import brute_evaluate
+from planproof.ltl.parser import MAX_DEPTH
 from planproof.ltl.simplify import conj, disj, seq, simplify
 from planproof.ltl.trace import Trace, Universe
 from planproof.testing import formulas
@@ -111,3 +112,14 @@ def test_examples_keep_their_value_on_every_short_trace(text: str) -> None:
         want = brute_evaluate(f, t, one_cup, final=final)
         assert brute_evaluate(once, t, one_cup, final=final) == want
         assert brute_evaluate(simplify(once), t, one_cup, final=final) == want
+
+
+def test_deepest_parsable_formula_simplifies() -> None:
+    """simplify recurses: the parser's depth limit must keep it clear of Python's."""
+    text = "p()"
+    for i in range(MAX_DEPTH - 1):
+        text = (f"(q() and {text})", f"not {text}", f"(r() or {text} or (p() then false))")[i % 3]
+    f = parse(text)
+    assert depth(f) == MAX_DEPTH
+    s = simplify(f)
+    assert simplify(s) == s and is_temporal(s)
