@@ -1,6 +1,7 @@
 """Simplification: the intended rewrites happen, the unsafe ones across the temporal
-boundary do not (the value-preservation property is checked against the evaluator in
-test_evaluate.py)."""
+boundary do not, and a simplified formula is a fixpoint (the value-preservation property
+is checked against the evaluator in test_evaluate.py; the examples random search found
+are checked here against the brute-force semantics on every short trace)."""
 
 from __future__ import annotations
 
