@@ -5,14 +5,32 @@ are checked here against the brute-force semantics on every short trace)."""
 
 from __future__ import annotations
 
+from functools import partial
 from itertools import product
 
 import pytest
 from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from planproof.ltl import FALSE, TRUE, parse, to_text
-from planproof.ltl.ast import Atom, Formula, depth, is_temporal, size
+from planproof.ltl.ast import (
+    And,
+    Atom,
+    Binder,
+    Exists,
+    Forall,
+    Formula,
+    ForN,
+    Implies,
+    Not,
+    Or,
+    Then,
+    depth,
+    is_temporal,
+    size,
+)
 from planproof.ltl.bruteforce import brute_evaluate
+from planproof.ltl.evaluate import evaluate, evaluate_final
 from planproof.ltl.parser import MAX_DEPTH
 from planproof.ltl.simplify import conj, disj, seq, simplify
 from planproof.ltl.trace import Trace, Universe
@@ -72,6 +90,12 @@ def test_smart_constructors() -> None:
 # Found by random search; each is a temporal operand kept only to keep its `and`/`or`
 # temporal, made redundant when a later rewrite flattens that node into a parent with
 # another temporal operand (one bottom-up pass never looked at it again).
+ONE_CUP = Universe.of({"cup.1": {"cup"}})
+"""A universe for the quantifiers below, whose bodies do not use their variable: a
+non-empty domain, so that ``forall``/``exists`` read their body."""
+WAIT = frozenset({"wait"})
+"""The action vocabulary of the traces below."""
+
 IDEMPOTENCE_EXAMPLES = (
     "(p() => not (p() then p())) and (p() and not (p() then false))",
     "forall x0. (forall x0. ((p() then p()) or (p() or (p() then false))))",
@@ -92,6 +116,48 @@ def test_simplify_is_idempotent_never_grows_and_keeps_temporality(f: Formula) ->
         assert is_temporal(s) or s in (TRUE, FALSE)
 
 
+FOLDING_LEAVES = tuple(
+    parse(text)
+    for text in (
+        "p()",
+        "wait()",
+        "true",
+        "false",
+        "p() then false",
+        "not (p() then false)",
+        "p() then p()",
+        "p() then wait()",
+        "not (p() then p())",
+        # the smallest nodes that keep such an operand (to stay temporal)
+        "p() and wait() and not (p() then false)",
+        "p() or (wait() then false)",
+        "not (p() or (wait() then false))",
+    )
+)
+
+
+def folding_formulas() -> st.SearchStrategy[Formula]:
+    """Formulas over ``p()`` and ``wait()`` with leaves whose ``then`` folds to a constant:
+    the shapes where simplify must keep an operand to keep a node temporal, which the
+    generic strategy draws too rarely to find what went wrong with them."""
+    x0 = Binder("x0")
+
+    def grow(kids: st.SearchStrategy[Formula]) -> st.SearchStrategy[Formula]:
+        nary = st.lists(kids, min_size=2, max_size=3).map(tuple)
+        return st.one_of(
+            kids.map(Not),
+            nary.map(And),
+            nary.map(Or),
+            nary.map(Then),
+            st.builds(Implies, kids, kids),
+            kids.map(partial(Forall, x0)),
+            kids.map(partial(Exists, x0)),
+            st.builds(partial(ForN, binder=x0), count=st.integers(0, 2), body=kids),
+        )
+
+    return st.recursive(st.sampled_from(FOLDING_LEAVES), grow, max_leaves=8)
+
+
 def _traces_over_p(max_actions: int) -> list[Trace]:
     """Every trace of up to ``max_actions`` ``wait()`` actions whose states are subsets of
     ``{p()}``: all the traces the examples' atoms can tell apart, up to that length."""
@@ -108,11 +174,10 @@ def test_examples_keep_their_value_on_every_short_trace(text: str) -> None:
     """The found examples, simplified once and twice, against the literal semantics."""
     f = parse(text)
     once = simplify(f)
-    one_cup = Universe.of({"cup.1": {"cup"}})  # quantifiers over a non-empty domain
     for t, final in product(_traces_over_p(4), (False, True)):
-        want = brute_evaluate(f, t, one_cup, final=final)
-        assert brute_evaluate(once, t, one_cup, final=final) == want
-        assert brute_evaluate(simplify(once), t, one_cup, final=final) == want
+        want = brute_evaluate(f, t, ONE_CUP, WAIT, final=final)
+        assert brute_evaluate(once, t, ONE_CUP, WAIT, final=final) == want
+        assert brute_evaluate(simplify(once), t, ONE_CUP, WAIT, final=final) == want
 
 
 def test_deepest_parsable_formula_simplifies() -> None:
@@ -124,3 +189,15 @@ def test_deepest_parsable_formula_simplifies() -> None:
     assert depth(f) == MAX_DEPTH
     s = simplify(f)
     assert simplify(s) == s and is_temporal(s)
+
+
+@settings(max_examples=300, deadline=None)
+@given(folding_formulas())
+def test_simplify_keeps_value_and_is_a_fixpoint_where_then_folds(f: Formula) -> None:
+    s = simplify(f)
+    assert simplify(s) == s
+    assert size(s) <= size(f)
+    assert is_temporal(s) or not is_temporal(f) or s in (TRUE, FALSE)
+    for t, final in product(_traces_over_p(2) if s != f else (), (False, True)):
+        ev = evaluate_final if final else evaluate
+        assert ev(s, t, ONE_CUP, WAIT) == ev(f, t, ONE_CUP, WAIT)
