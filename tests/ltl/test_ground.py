@@ -94,6 +94,7 @@ TWO = Trace((frozenset(), frozenset({ground_atom("p")})), (ground_atom("grab", "
 @example(parse("p() => (p() and (p() then p()))"), TWO, U)  # segment-level `not p()`
 @example(parse("not (p() or (wait() then false))"), TWO, U)  # folded `then` under `not`
 @example(parse("forn 0. x - cup. (p() or (wait() then false))"), TWO, U)
+@example(parse("p() and grab(cup.1) and not (p() then false)"), TWO, U)  # found by search
 def test_grounding_preserves_meaning_on_every_trace(f: ast.Formula, t: Trace, u: Universe) -> None:
     g = ground(f, u)
     assert all(a.is_ground for a in ground_atoms(g))
