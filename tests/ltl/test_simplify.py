@@ -5,36 +5,19 @@ are checked here against the brute-force semantics on every short trace)."""
 
 from __future__ import annotations
 
-from functools import partial
 from itertools import product
 
 import pytest
 from hypothesis import example, given, settings
-from hypothesis import strategies as st
 
 from planproof.ltl import FALSE, TRUE, parse, to_text
-from planproof.ltl.ast import (
-    And,
-    Atom,
-    Binder,
-    Exists,
-    Forall,
-    Formula,
-    ForN,
-    Implies,
-    Not,
-    Or,
-    Then,
-    depth,
-    is_temporal,
-    size,
-)
+from planproof.ltl.ast import Atom, Formula, depth, is_temporal, size
 from planproof.ltl.bruteforce import brute_evaluate
 from planproof.ltl.evaluate import evaluate, evaluate_final
 from planproof.ltl.parser import MAX_DEPTH
 from planproof.ltl.simplify import conj, disj, seq, simplify
 from planproof.ltl.trace import Trace, Universe
-from planproof.testing import formulas
+from planproof.testing import folding_formulas, formulas
 
 
 @pytest.mark.parametrize(
@@ -114,48 +97,6 @@ def test_simplify_is_idempotent_never_grows_and_keeps_temporality(f: Formula) ->
     assert size(s) <= size(f)
     if is_temporal(f):
         assert is_temporal(s) or s in (TRUE, FALSE)
-
-
-FOLDING_LEAVES = tuple(
-    parse(text)
-    for text in (
-        "p()",
-        "wait()",
-        "true",
-        "false",
-        "p() then false",
-        "not (p() then false)",
-        "p() then p()",
-        "p() then wait()",
-        "not (p() then p())",
-        # the smallest nodes that keep such an operand (to stay temporal)
-        "p() and wait() and not (p() then false)",
-        "p() or (wait() then false)",
-        "not (p() or (wait() then false))",
-    )
-)
-
-
-def folding_formulas() -> st.SearchStrategy[Formula]:
-    """Formulas over ``p()`` and ``wait()`` with leaves whose ``then`` folds to a constant:
-    the shapes where simplify must keep an operand to keep a node temporal, which the
-    generic strategy draws too rarely to find what went wrong with them."""
-    x0 = Binder("x0")
-
-    def grow(kids: st.SearchStrategy[Formula]) -> st.SearchStrategy[Formula]:
-        nary = st.lists(kids, min_size=2, max_size=3).map(tuple)
-        return st.one_of(
-            kids.map(Not),
-            nary.map(And),
-            nary.map(Or),
-            nary.map(Then),
-            st.builds(Implies, kids, kids),
-            kids.map(partial(Forall, x0)),
-            kids.map(partial(Exists, x0)),
-            st.builds(partial(ForN, binder=x0), count=st.integers(0, 2), body=kids),
-        )
-
-    return st.recursive(st.sampled_from(FOLDING_LEAVES), grow, max_leaves=8)
 
 
 def _traces_over_p(max_actions: int) -> list[Trace]:
