@@ -9,9 +9,11 @@
 - the reference implementation's venvs (test artefacts, up to ~1.5 GB) are built under
   pytest's temporary root (``/tmp/pytest-of-USER/planproof-reference-envs``), shared by
   the sessions and their workers; a current venv in the user's cache is reused;
-- hypothesis keeps no example database (``.hypothesis`` in the checkout) and draws the
-  same examples on every run (profile ``planproof``); ``--hypothesis-profile
-  planproof-explore --hypothesis-seed N`` draws new ones, to hunt for bugs.
+- hypothesis keeps no example database and its other files (the constants it collects
+  from the code, its patches) go to a per-process temporary directory, never
+  ``.hypothesis`` in the checkout; it draws the same examples on every run (profile
+  ``planproof``); ``--hypothesis-profile planproof-explore --hypothesis-seed N`` draws
+  new ones, to hunt for bugs.
 
 The persistent planner cache is off for the suite (and the worker processes it starts):
 planner tests must run the planner."""
@@ -25,6 +27,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import settings
+from hypothesis.configuration import set_hypothesis_home_dir
 
 from planproof.data import DataUnavailableError, EaiGoals, ensure_wheel, load_eai_goals
 from tests.helpers import needed_resource
@@ -43,6 +46,8 @@ settings.register_profile(
     "planproof-explore", settings.get_profile("planproof"), derandomize=False, print_blob=True
 )
 settings.load_profile("planproof")
+_HYPOTHESIS_HOME = tempfile.mkdtemp(prefix="planproof-hypothesis-")
+set_hypothesis_home_dir(_HYPOTHESIS_HOME)
 
 REFERENCE_ENVS = "PLANPROOF_REFERENCE_ENVS"  # benchmarks.reference_env.ENVS_VARIABLE
 
@@ -119,6 +124,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     ray = os.environ.get("RAY_TMPDIR", "")
     if Path(ray).name.startswith("pp-ray-"):
         shutil.rmtree(ray, ignore_errors=True)
+    shutil.rmtree(_HYPOTHESIS_HOME, ignore_errors=True)
 
 
 def pytest_report_header(config: pytest.Config) -> str:
