@@ -15,7 +15,7 @@ formula survives a print/parse round trip. Needs the ``testing`` extra (hypothes
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 
 try:
     from hypothesis import strategies as st
@@ -31,6 +31,7 @@ from planproof.interface.strategies import (
     virtualhome_responses,
 )
 from planproof.ltl import ast
+from planproof.ltl.parser import parse
 from planproof.ltl.trace import State, Trace, Universe
 from planproof.pddl.strategies import clause_lists, conditions, effects, operator_answers
 from planproof.simulators.housekeep.strategies import (
@@ -50,6 +51,7 @@ __all__ = [
     "clause_lists",
     "conditions",
     "effects",
+    "folding_formulas",
     "formulas",
     "ground_atoms",
     "housekeep_episodes",
@@ -250,3 +252,44 @@ def state_formulas(
         pairs=pairs,
         max_depth=max_depth,
     )
+
+
+_FOLDING_LEAVES = (
+    "p()",
+    "wait()",
+    "true",
+    "false",
+    "p() then false",
+    "not (p() then false)",
+    "p() then p()",
+    "p() then wait()",
+    "not (p() then p())",
+    # the smallest nodes that must keep such an operand to stay temporal
+    "p() and wait() and not (p() then false)",
+    "p() or (wait() then false)",
+    "not (p() or (wait() then false))",
+)
+
+
+def folding_formulas(max_leaves: int = 8) -> st.SearchStrategy[ast.Formula]:
+    """Closed formulas over ``p()`` and ``wait()`` (the default vocabulary's) whose leaves
+    include ``then`` parts that fold to a constant: the shapes where a rewriter must keep
+    a node temporal although its ``then`` is gone, which :func:`formulas` draws too rarely
+    (simplify's and the grounder's bugs there took it thousands of examples, or none)."""
+    x0 = ast.Binder("x0")
+
+    def grow(kids: st.SearchStrategy[ast.Formula]) -> st.SearchStrategy[ast.Formula]:
+        nary = st.lists(kids, min_size=2, max_size=3).map(tuple)
+        return st.one_of(
+            kids.map(ast.Not),
+            nary.map(ast.And),
+            nary.map(ast.Or),
+            nary.map(ast.Then),
+            st.builds(ast.Implies, kids, kids),
+            kids.map(partial(ast.Forall, x0)),
+            kids.map(partial(ast.Exists, x0)),
+            st.builds(partial(ast.ForN, binder=x0), count=st.integers(0, 2), body=kids),
+        )
+
+    leaves = st.sampled_from([parse(text) for text in _FOLDING_LEAVES])
+    return st.recursive(leaves, grow, max_leaves=max_leaves)

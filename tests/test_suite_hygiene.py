@@ -1,7 +1,8 @@
 """The suite writes only under temporary directories: the planproof cache and the
 reference venvs are under pytest's, Ray's is a short one of the session's own (its socket
-paths are limited to 107 characters) removed when the session ends, hypothesis keeps no database in
-the checkout, and what the code writes into the seeded cache never reaches the user's."""
+paths are limited to 107 characters) removed when the session ends, hypothesis keeps no
+database and writes none of its files (collected constants, patches) into the checkout,
+and what the code writes into the seeded cache never reaches the user's."""
 
 from __future__ import annotations
 
@@ -26,6 +27,12 @@ def test_the_caches_are_under_the_sessions_temporary_directory(
     for name in ("PLANPROOF_CACHE_DIR", "RAY_TMPDIR", "PLANPROOF_REFERENCE_ENVS"):
         assert ROOT not in Path(os.environ[name]).parents, name
     assert settings().database is None
+    from hypothesis.configuration import storage_directory
+
+    found = storage_directory(intent_to_write=False)
+    home = Path(getattr(found, "path", found)).resolve()  # a wrapper since hypothesis 6.13x
+    assert ROOT.resolve() not in home.parents and home.name.startswith("planproof-hypothesis-")
+    assert home.parent == Path(tempfile.gettempdir()).resolve()
 
 
 def test_the_seeded_session_cache_never_writes_behind_its_links(

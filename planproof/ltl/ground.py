@@ -31,6 +31,9 @@ it holds at some position of it ("eventually"). Hence two rules:
   one (``p or (a then false)`` folds to ``p``, which under ``not`` would mean "eventually
   not p" instead of "never p"). :class:`GEventually` marks such a result, and also the
   left of a temporal ``implies``, which the evaluator negates on the segment.
+  In a temporal ``and`` whose ``then`` operands all fold to constants, each remaining
+  operand is marked, not their join (``p and q and not (a then false)`` means "p
+  somewhere and q somewhere", not "p and q at one position").
 """
 
 from __future__ import annotations
@@ -407,7 +410,13 @@ class _Grounder:
             case ast.Not(body):
                 return g_not(self.run(body, env))
             case ast.And(cs):
-                return g_and(*(self.run(c, env) for c in cs))
+                kids = [self.run(c, env) for c in cs]
+                if id(f) in self.temporal and not any(map(is_temporal, kids)):
+                    # every `then` folded away, yet each then-free operand is still read
+                    # on the segment on its own: wrapping the joined `and` instead would
+                    # make them one block (hold at the same position)
+                    kids = [g_eventually(k) for k in kids]
+                return g_and(*kids)
             case ast.Or(cs):
                 return g_or(*(self.run(c, env) for c in cs))
             case ast.Then(cs):

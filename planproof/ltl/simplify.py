@@ -12,7 +12,7 @@ against the evaluator.
 from __future__ import annotations
 
 from planproof.ltl import ast
-from planproof.ltl.ast import FALSE, TRUE, Formula, is_temporal
+from planproof.ltl.ast import FALSE, TRUE, Formula, is_temporal, size
 
 
 def conj(*fs: Formula) -> Formula:
@@ -79,19 +79,39 @@ def simplify(f: Formula) -> Formula:
 
     Invariant: a formula containing ``then`` simplifies to one containing ``then`` or to a
     constant, so the way its context reads it never changes.
+
+    One bottom-up pass is not enough: a rewrite of a node can put an operand of a child in
+    a new context where a rule applies to it (a temporal operand kept only to keep a
+    child temporal becomes redundant once that child is flattened into a parent with
+    another temporal operand). So passes repeat until nothing changes, which makes
+    ``simplify`` idempotent. Every pass that changes the formula removes nodes, so there
+    are at most ``size(f)`` passes; the size test bounds the loop even if a rule broke
+    that.
     """
-    out = _simplify_node(f)
-    if is_temporal(f) and not is_temporal(out) and not _is_const(out):
-        out = _rebuild_keeping_temporal(f)
+    memo: dict[Formula, Formula] = {}
+    out = _pass(f, memo)
+    while (again := _pass(out, memo)) != out and size(again) < size(out):
+        out = again
     return out
 
 
-def _rebuild_keeping_temporal(f: Formula) -> Formula:
+def _pass(f: Formula, memo: dict[Formula, Formula]) -> Formula:
+    """One bottom-up pass (memoised: a pass is a function of the formula alone)."""
+    if (hit := memo.get(f)) is not None:
+        return hit
+    out = _simplify_node(f, memo)
+    if is_temporal(f) and not is_temporal(out) and not _is_const(out):
+        out = _rebuild_keeping_temporal(f, memo)
+    memo[f] = out
+    return out
+
+
+def _rebuild_keeping_temporal(f: Formula, memo: dict[Formula, Formula]) -> Formula:
     """``f`` with simplified operands, except that an operand whose ``then`` folded away to
     a constant is kept as written, so ``f`` keeps its temporal reading."""
     kids = tuple(
         c if is_temporal(c) and _is_const(n) else n
-        for c, n in ((c, simplify(c)) for c in ast.children(f))
+        for c, n in ((c, _pass(c, memo)) for c in ast.children(f))
     )
     match f:
         case ast.Not():
@@ -115,19 +135,19 @@ def _rebuild_keeping_temporal(f: Formula) -> Formula:
     raise TypeError(f"cannot rebuild {f!r}")  # pragma: no cover - then/leaves never get here
 
 
-def _simplify_node(f: Formula) -> Formula:
+def _simplify_node(f: Formula, memo: dict[Formula, Formula]) -> Formula:
     match f:
         case ast.Atom() | ast.Top() | ast.Bottom():
             return f
         case ast.Not(body):
-            b = simplify(body)
+            b = _pass(body, memo)
             if isinstance(b, ast.Not):
                 return b.body
             if _is_const(b):
                 return FALSE if b == TRUE else TRUE
             return ast.Not(b)
         case ast.Then(cs):
-            parts = tuple(simplify(c) for c in cs)
+            parts = tuple(_pass(c, memo) for c in cs)
             if FALSE in parts:
                 return FALSE
             flat: list[Formula] = []
@@ -135,34 +155,34 @@ def _simplify_node(f: Formula) -> Formula:
                 flat.extend(p.children if isinstance(p, ast.Then) else (p,))
             return ast.Then(tuple(flat))
         case ast.And(cs):
-            return _fold_and(tuple(simplify(c) for c in cs), is_temporal(f))
+            return _fold_and(tuple(_pass(c, memo) for c in cs), is_temporal(f))
         case ast.Or(cs):
-            return _fold_or(tuple(simplify(c) for c in cs), is_temporal(f))
+            return _fold_or(tuple(_pass(c, memo) for c in cs), is_temporal(f))
         case ast.Implies(left, right):
-            lt, rt = simplify(left), simplify(right)
+            lt, rt = _pass(left, memo), _pass(right, memo)
             if lt == FALSE or rt == TRUE:
                 return TRUE
             if lt == TRUE:
                 return rt
             if rt == FALSE:
-                return simplify(ast.Not(lt))
+                return _pass(ast.Not(lt), memo)
             return ast.Implies(lt, rt)
         case ast.Forall(b, body):
-            sb = simplify(body)
+            sb = _pass(body, memo)
             return TRUE if sb == TRUE else ast.Forall(b, sb)
         case ast.Exists(b, body):
-            sb = simplify(body)
+            sb = _pass(body, memo)
             return FALSE if sb == FALSE else ast.Exists(b, sb)
         case ast.ForN(n, b, body):
-            sb = simplify(body)
+            sb = _pass(body, memo)
             if sb == FALSE:  # no object satisfies false: exactly n holds iff n == 0
                 return TRUE if n == 0 else FALSE
             return ast.ForN(n, b, sb)
         case ast.ForPairs(b1, b2, body):
-            return ast.ForPairs(b1, b2, simplify(body))
+            return ast.ForPairs(b1, b2, _pass(body, memo))
         case ast.ForNPairs(n, b1, b2, body):
             if n == 0:
                 return TRUE
-            sb = simplify(body)
+            sb = _pass(body, memo)
             return FALSE if sb == FALSE else ast.ForNPairs(n, b1, b2, sb)
     raise TypeError(f"not a formula: {f!r}")

@@ -34,7 +34,7 @@ from planproof.ltl.ground import (
     to_formula,
 )
 from planproof.ltl.trace import Trace, Universe, ground_atom
-from planproof.testing import Vocabulary, formulas, traces, universes
+from planproof.testing import Vocabulary, folding_formulas, formulas, traces, universes
 
 VOCAB = Vocabulary()
 ACTIONS = VOCAB.action_names
@@ -94,6 +94,7 @@ TWO = Trace((frozenset(), frozenset({ground_atom("p")})), (ground_atom("grab", "
 @example(parse("p() => (p() and (p() then p()))"), TWO, U)  # segment-level `not p()`
 @example(parse("not (p() or (wait() then false))"), TWO, U)  # folded `then` under `not`
 @example(parse("forn 0. x - cup. (p() or (wait() then false))"), TWO, U)
+@example(parse("p() and grab(cup.1) and not (p() then false)"), TWO, U)  # found by search
 def test_grounding_preserves_meaning_on_every_trace(f: ast.Formula, t: Trace, u: Universe) -> None:
     g = ground(f, u)
     assert all(a.is_ground for a in ground_atoms(g))
@@ -103,6 +104,19 @@ def test_grounding_preserves_meaning_on_every_trace(f: ast.Formula, t: Trace, u:
     assert not any(isinstance(n, quantifiers) for n in ast.walk(plain))
     assert evaluate(plain, t, u, ACTIONS) == evaluate(f, t, u, ACTIONS)
     assert evaluate_final(plain, t, u, ACTIONS) == evaluate_final(f, t, u, ACTIONS)
+
+
+P_AND_WAIT = Vocabulary(predicates=(("p", 0),), actions=(("wait", 0),), objects=VOCAB.objects)
+"""The atoms of :func:`planproof.testing.folding_formulas` (and the default objects)."""
+
+
+@settings(max_examples=200, deadline=None)
+@given(folding_formulas(), traces(P_AND_WAIT, max_actions=3))
+def test_grounding_preserves_meaning_where_then_folds(f: ast.Formula, t: Trace) -> None:
+    plain = _plain(ground(f, U))
+    acts = P_AND_WAIT.action_names
+    assert evaluate(plain, t, U, acts) == evaluate(f, t, U, acts)
+    assert evaluate_final(plain, t, U, acts) == evaluate_final(f, t, U, acts)
 
 
 @settings(max_examples=150, deadline=None)
