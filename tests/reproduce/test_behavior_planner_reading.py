@@ -92,6 +92,19 @@ def _reference_of(ident: str, answer: str) -> ReferencePlannerTask:
     return reference_planner_task(load_eai_pddl("behavior"), ident, answer)
 
 
+KNOWN: dict[tuple[str, str], str] = {
+    (
+        "cohere-command-r-plus",
+        "collect_misplaced_items_0_Wainscott_0_int_1_2021-10-26_18-48-11",
+    ): "FD 23.06's search: on the reading's own export its translator writes the same "
+    "output.sas as FD 26's, byte for byte; 23.06's lama-first then reports 'Completely "
+    "explored state space -- no solution!' after 91 states, FD 26's finds a 19-step plan "
+    "that planproof's validator accepts (docs/reference-differences.md, BEHAVIOR).",
+}
+"""(model, task) → why the reading differs from the reference there, diagnosed on the
+reference's Fast Downward; each entry must still differ, so none hides an agreement."""
+
+
 def _over_limit(rec: dict[str, Any]) -> bool:
     holistic = rec.get("holistic")
     return isinstance(holistic, dict) and bool(holistic.get("over_limit"))
@@ -119,11 +132,16 @@ def test_every_stored_behavior_task_gets_the_references_planner_verdict(model: s
         if got.counted and got.hallucinated != rec.get("hallucinated"):
             differ.append(f"{ident}: hallucinated {rec.get('hallucinated')}, {got.hallucinated}")
         theirs = bool(rec.get("planner_success"))
-        if got.counted and got.success != theirs:
+        if got.counted and got.success != theirs and (model, ident) not in KNOWN:
             line = f"{ident}: reference {theirs} ({rec.get('holistic')}), reading {got.status}"
             (limit if _over_limit(rec) and not theirs else differ).append(line)
     assert compared
     assert differ == []
+    for (m, ident), why in KNOWN.items():
+        if m == model and ident in _stored(model):
+            assert _reference(model, ident).success != bool(
+                _stored(model)[ident].get("planner_success")
+            ), why
     if limit:
         print(f"{model}: at the reference's limit, to re-run idle: {limit}")
 
